@@ -1,0 +1,141 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { pickLanguage } from '@rpm/i18n';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type FastifyPluginAsyncZod,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { uuidv7 } from 'uuidv7';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { API_PREFIXES, installAccessControl, isApiPath } from './http/access.js';
+import { sendError } from './http/envelope.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { resolveSession } from './modules/auth/service.js';
+import { systemRoutes } from './modules/system/routes.js';
+import { accountTenantRoutes, manageTenantRoutes } from './modules/tenants/routes.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: Database;
+    isShuttingDown: boolean;
+  }
+}
+
+/**
+ * The API's six prefixes (spec §7) and the route plugins of each domain mounted under them.
+ * A new domain adds its plugin here; unknown paths under a prefix answer the 404 envelope.
+ */
+const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]> = {
+  '/auth': [authRoutes],
+  '/account': [accountTenantRoutes],
+  '/manage': [manageTenantRoutes],
+  '/health': [],
+  '/notification': [],
+  '/collector': [],
+};
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  /** Shared with the rest of the process; tests pass a silent one. */
+  logger?: FastifyBaseLogger;
+}
+
+export async function buildApp({ config, database, logger }: BuildOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(logger ? { loggerInstance: logger } : { logger: { level: config.logLevel } }),
+    // A caller's own request id is kept when it is well formed, so traces join across services.
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : uuidv7();
+    },
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('config', config);
+  app.decorate('database', database);
+  app.decorate('isShuttingDown', false);
+  app.decorateRequest('language', 'en');
+
+  // Language first, so that every later failure (including 401s) is answered in it.
+  app.addHook('onRequest', async (request, reply) => {
+    request.language = pickLanguage(request.headers['accept-language']);
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+    reply.header('x-frame-options', 'DENY');
+  });
+
+  installErrorHandler(app);
+  await app.register(fastifyCookie);
+  installAccessControl(app, (token) => resolveSession(database, token));
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Remote patient monitoring API',
+        description:
+          'Every response is an envelope: `{ resultCode: 200, data }` on success, `{ resultCode: 500, code, message, fieldErrors?, requestId }` on failure. Send `Accept-Language: en|vi` for localized messages.',
+        version: '0.1.0',
+      },
+      components: {
+        securitySchemes: {
+          sessionCookie: { type: 'apiKey', in: 'cookie', name: 'rpm_session' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+
+  await app.register(systemRoutes);
+  for (const [prefix, plugins] of Object.entries(API_MODULES)) {
+    for (const plugin of plugins) await app.register(plugin, { prefix });
+  }
+
+  const consoleDir = config.consoleDir ?? path.resolve(import.meta.dirname, '../../console/dist');
+  const hasConsole = existsSync(path.join(consoleDir, 'index.html'));
+  if (hasConsole) {
+    await app.register(fastifyStatic, {
+      root: consoleDir,
+      index: false,
+      setHeaders: (response, filePath) => {
+        // Built assets carry a content hash in their name; index.html must always be fresh.
+        response.setHeader(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  } else {
+    app.log.warn(`console not built (${consoleDir}); run "npm run build" to serve it`);
+  }
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const isPageRequest = request.method === 'GET' && !isApiPath(request.url) && !request.url.startsWith('/docs');
+    if (hasConsole && isPageRequest) {
+      // Client-side routes: the console decides what to show, including its own 404 page.
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    }
+    return sendError(request, reply, 'common.routeNotFound');
+  });
+
+  return app;
+}

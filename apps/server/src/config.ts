@@ -1,0 +1,120 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const postgresUrl = z
+  .string()
+  .refine((value) => /^postgres(ql)?:\/\//.test(value) && URL.canParse(value), {
+    error: 'must be a URL like postgres://user:password@host:5432/database',
+  });
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(0, { error: 'must be between 0 and 65535' })
+    .max(65535, { error: 'must be between 0 and 65535' })
+    .default(8080),
+  DATABASE_URL: postgresUrl.optional(),
+  DATABASE_APP_URL: postgresUrl.optional(),
+  DATA_DIR: z.string().min(1, { error: 'must not be empty' }).default('./data'),
+  SECRETS_KEY: z
+    .string()
+    .regex(/^[0-9a-fA-F]{64}$/, { error: 'must be 64 hexadecimal characters (32 bytes), e.g. from `openssl rand -hex 32`' })
+    .optional(),
+  EMBEDDED_PG_PORT: z.coerce.number({ error: 'must be a number' }).int().min(1).max(65535).default(54329),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
+  SEED_DEMO: booleanFromEnv.default(true),
+  CONSOLE_DIR: z.string().optional(),
+  COOKIE_SECURE: booleanFromEnv.optional(),
+  SESSION_HOURS: z.coerce.number({ error: 'must be a number' }).positive().max(24 * 30).default(12),
+});
+
+export interface Config {
+  environment: 'development' | 'production' | 'test';
+  host: string;
+  port: number;
+  /** Owner connection: runs migrations. Absent means "start the embedded PostgreSQL". */
+  databaseUrl: string | undefined;
+  /** Connection used for requests; a role that owns nothing and cannot bypass RLS. */
+  databaseAppUrl: string | undefined;
+  dataDir: string;
+  secretsKey: Buffer;
+  embeddedPostgresPort: number;
+  logLevel: string;
+  seedDemo: boolean;
+  consoleDir: string | undefined;
+  cookieSecure: boolean;
+  sessionHours: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Reads and validates the configuration from environment variables. Each bad value is reported
+ * by name with what it must look like, all at once, so one start shows every problem.
+ */
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = environmentSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = issue.path.join('.');
+        const given = present[name];
+        return `${name}: ${issue.message}${given === undefined || name.includes('KEY') || name.includes('URL') ? '' : ` (got "${given}")`}`;
+      }),
+    );
+  }
+  const values = parsed.data;
+  const dataDir = path.resolve(values.DATA_DIR);
+  if (values.NODE_ENV === 'production' && !values.SECRETS_KEY) {
+    throw new ConfigError(['SECRETS_KEY: is required in production (64 hexadecimal characters)']);
+  }
+  return {
+    environment: values.NODE_ENV,
+    host: values.HOST,
+    port: values.PORT,
+    databaseUrl: values.DATABASE_URL,
+    databaseAppUrl: values.DATABASE_APP_URL,
+    dataDir,
+    secretsKey: values.SECRETS_KEY ? Buffer.from(values.SECRETS_KEY, 'hex') : readOrCreateLocalKey(dataDir),
+    embeddedPostgresPort: values.EMBEDDED_PG_PORT,
+    logLevel: values.LOG_LEVEL,
+    seedDemo: values.SEED_DEMO,
+    consoleDir: values.CONSOLE_DIR,
+    cookieSecure: values.COOKIE_SECURE ?? values.NODE_ENV === 'production',
+    sessionHours: values.SESSION_HOURS,
+  };
+}
+
+/**
+ * Outside production a missing SECRETS_KEY is generated once and kept in the data directory, so
+ * the quick start needs no configuration and encrypted values survive restarts.
+ */
+function readOrCreateLocalKey(dataDir: string): Buffer {
+  const file = path.join(dataDir, 'secrets.key');
+  if (existsSync(file)) {
+    const text = readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-fA-F]{64}$/.test(text)) return Buffer.from(text, 'hex');
+    throw new ConfigError([`${file}: must hold 64 hexadecimal characters; delete it to generate a new key`]);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600 });
+  return key;
+}

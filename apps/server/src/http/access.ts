@@ -1,0 +1,75 @@
+import type { Permission, RoleCode } from '@rpm/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from './app-error.js';
+
+/**
+ * Who may call a route: anyone ('public'), anyone with a valid session ('session'), or a
+ * session whose role grants the named permission. Every route under the API prefixes must say
+ * which (enforced at registration), so no route is left unchecked by accident.
+ */
+export type Access = 'public' | 'session' | Permission;
+
+export interface AuthContext {
+  sessionId: string;
+  userKind: 'platform' | 'tenant';
+  userId: string;
+  /** The tenant the session acts in; null for platform staff who chose none. */
+  tenantId: string | null;
+  role: RoleCode;
+  fullName: string;
+  expiresAt: Date;
+  permissions: ReadonlySet<Permission>;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+export const API_PREFIXES = ['/auth', '/account', '/manage', '/health', '/notification', '/collector'] as const;
+
+export function isApiPath(url: string): boolean {
+  return API_PREFIXES.some((prefix) => url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`));
+}
+
+export const SESSION_COOKIE = 'rpm_session';
+
+export function readSessionToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice('Bearer '.length).trim() || undefined;
+  return request.cookies[SESSION_COOKIE];
+}
+
+/** Resolves a token to its session, or throws the AppError the caller should see. */
+export type SessionResolver = (token: string) => Promise<AuthContext>;
+
+export function installAccessControl(app: FastifyInstance, resolveSession: SessionResolver) {
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRoute', (route) => {
+    if (isApiPath(route.url) && route.config?.access === undefined) {
+      throw new Error(`route ${String(route.method)} ${route.url} declares no access rule`);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config.access;
+    if (access === undefined || access === 'public') return;
+    const token = readSessionToken(request);
+    if (token === undefined) throw new AppError('auth.unauthorized');
+    request.auth = await resolveSession(token);
+    if (access !== 'session' && !request.auth.permissions.has(access)) {
+      throw new AppError('auth.permissionDenied');
+    }
+  });
+}
+
+/** The authenticated caller; for handlers of routes whose access is not 'public'. */
+export function requireAuth(request: FastifyRequest): AuthContext {
+  if (request.auth === null) throw new AppError('auth.unauthorized');
+  return request.auth;
+}

@@ -1,0 +1,85 @@
+import { pino } from 'pino';
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { prepareDatabase } from './db/bootstrap.js';
+import { DEMO_PASSWORD, DEMO_TENANT_CODE, seedDemo, type DemoLogin } from './seed/demo.js';
+
+const USAGE = `Usage: node apps/server/dist/main.js [serve|migrate|seed]
+  serve    apply migrations, seed the demo tenant on an empty database (SEED_DEMO), serve (default)
+  migrate  apply migrations and exit
+  seed     apply migrations, create the demo tenant if missing, and exit`;
+
+function printDemoLogins(logins: DemoLogin[]) {
+  const width = Math.max(...logins.map((login) => login.role.length));
+  console.log(`\nDemo logins (tenant "${DEMO_TENANT_CODE}", password "${DEMO_PASSWORD}"):`);
+  for (const login of logins) console.log(`  ${login.role.padEnd(width)}  ${login.username}`);
+}
+
+async function run(command: string, config: Config) {
+  const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] });
+  const log = (message: string) => logger.info(message);
+  const prepared = await prepareDatabase(config, log);
+
+  if (command === 'migrate') {
+    await prepared.shutdown();
+    return;
+  }
+  if (command === 'seed' || config.seedDemo) {
+    const seeded = await seedDemo(prepared.database);
+    if (seeded.created) log(`created the demo tenant "${DEMO_TENANT_CODE}"`);
+    if (command === 'seed') {
+      printDemoLogins(seeded.logins);
+      await prepared.shutdown();
+      return;
+    }
+    printDemoLogins(seeded.logins);
+  }
+
+  const app = await buildApp({ config, database: prepared.database, logger }).catch(async (error: unknown) => {
+    await prepared.shutdown();
+    throw error;
+  });
+  let isStopping = false;
+  const stop = async (signal: string) => {
+    if (isStopping) return;
+    isStopping = true;
+    app.isShuttingDown = true;
+    log(`${signal} received: finishing requests in flight, then stopping`);
+    const forceExit = setTimeout(() => process.exit(1), 15_000);
+    forceExit.unref();
+    await app.close();
+    await prepared.shutdown();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  console.log(`\nConsole:  http://localhost:${port}/\nAPI docs: http://localhost:${port}/docs\nDatabase: ${prepared.description}\n`);
+}
+
+async function main() {
+  const command = process.argv[2] ?? 'serve';
+  if (!['serve', 'migrate', 'seed'].includes(command)) {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78);
+    }
+    throw error;
+  }
+  await run(command, config);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

@@ -1,0 +1,24 @@
+import path from 'node:path';
+import type { Config } from '../src/config.js';
+
+/** Fixed key for tests: the app role's password is derived from it. */
+export const TEST_SECRETS_KEY_HEX = '5d'.repeat(32);
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    environment: 'test',
+    host: '127.0.0.1',
+    port: 0,
+    databaseUrl: undefined,
+    databaseAppUrl: undefined,
+    dataDir: path.resolve('.tmp/test-data'),
+    secretsKey: Buffer.from(TEST_SECRETS_KEY_HEX, 'hex'),
+    embeddedPostgresPort: 0,
+    logLevel: 'silent',
+    seedDemo: false,
+    consoleDir: path.resolve('.tmp/no-console'),
+    cookieSecure: false,
+    sessionHours: 12,
+    ...overrides,
+  };
+}

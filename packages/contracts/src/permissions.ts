@@ -1,0 +1,69 @@
+import { type RoleCode } from './roles.js';
+
+/**
+ * The permission catalogue: `group.action`, groups from spec §3. The server checks these names on
+ * every protected route; the console gates menus, routes and buttons with the same names.
+ * Each permission's label is the i18n key `permissions.<group>.<action>`.
+ */
+export const PERMISSION_GROUPS = {
+  account: ['view', 'update'],
+  appointment: ['view', 'create', 'update', 'cancel'],
+  dashboard: ['view'],
+  device: ['view', 'create', 'update', 'delete', 'import'],
+  health: ['view', 'update', 'threshold'],
+  notification: ['view', 'send', 'announce'],
+  relative: ['view', 'update'],
+  staff: ['view', 'create', 'update', 'disable'],
+  tenant: ['view', 'create', 'update', 'request'],
+  transaction: ['view', 'export'],
+  user: ['view', 'create', 'update', 'delete', 'import', 'assign'],
+  permission: ['view', 'update'],
+} as const;
+
+export type PermissionGroup = keyof typeof PERMISSION_GROUPS;
+export type Permission = {
+  [G in PermissionGroup]: `${G}.${(typeof PERMISSION_GROUPS)[G][number]}`;
+}[PermissionGroup];
+
+export const PERMISSIONS: readonly Permission[] = (
+  Object.entries(PERMISSION_GROUPS) as [PermissionGroup, readonly string[]][]
+).flatMap(([group, actions]) => actions.map((action) => `${group}.${action}` as Permission));
+
+export function permissionLabelKey(permission: Permission): string {
+  return `permissions.${permission}`;
+}
+
+const ALL = PERMISSIONS;
+const without = (...excluded: string[]): Permission[] =>
+  ALL.filter((permission) => !excluded.some((prefix) => permission.startsWith(prefix)));
+
+/** Default roles (spec §6) as data. Custom roles per tenant come later and reuse the catalogue. */
+export const DEFAULT_ROLE_PERMISSIONS: Record<RoleCode, readonly Permission[]> = {
+  ROOT: ALL,
+  SUPER_ADMIN: ALL,
+  SYSTEM_ADMIN: without('tenant.create'),
+  ADMIN: without('tenant.'),
+  MAIN_ADMIN: without('tenant.', 'transaction.'),
+  SUPPORT_ADMIN: without('tenant.', 'transaction.', 'permission.update'),
+  SCOPE_ADMIN: without('tenant.', 'transaction.', 'permission.update'),
+  MHSC_ADMIN: without('tenant.', 'transaction.', 'permission.update'),
+  OPERATOR: [
+    'account.view', 'account.update', 'dashboard.view', 'user.view', 'health.view', 'device.view',
+    'appointment.view', 'appointment.create', 'appointment.update', 'notification.view', 'relative.view',
+  ],
+  CSKH: [
+    'account.view', 'account.update', 'dashboard.view', 'user.view', 'device.view', 'notification.view',
+    'transaction.view', 'relative.view',
+  ],
+  DOCTOR: [
+    'account.view', 'account.update', 'dashboard.view', 'user.view', 'user.update', 'health.view',
+    'health.update', 'health.threshold', 'appointment.view', 'appointment.create', 'appointment.update',
+    'appointment.cancel', 'notification.view', 'relative.view', 'device.view',
+  ],
+  DOCTOR_ASSISTANT: [
+    'account.view', 'account.update', 'dashboard.view', 'user.view', 'health.view', 'appointment.view',
+    'notification.view', 'relative.view',
+  ],
+  COACH: ['account.view', 'account.update', 'user.view', 'health.view', 'notification.view'],
+  PATIENT: ['account.view', 'account.update', 'health.view', 'notification.view', 'relative.view', 'relative.update'],
+};

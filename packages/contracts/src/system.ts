@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { ROLE_CODES } from './roles.js';
+import { tenantSettingSchema } from './tenant-settings.js';
+
+export const healthzResponseSchema = z.object({ status: z.literal('ok') });
+export const readyzResponseSchema = z.object({
+  status: z.enum(['ready', 'not_ready']),
+  checks: z.object({ database: z.enum(['up', 'down']) }),
+});
+
+/** Tenant as listed publicly for the login screen's tenant picker (GET /manage/tenant/all). */
+export const tenantSummarySchema = z.object({
+  id: z.uuid(),
+  code: z.string().describe('Tenant code typed at login'),
+  name: z.string(),
+});
+export type TenantSummary = z.infer<typeof tenantSummarySchema>;
+
+export const checkTokenResponseSchema = z.object({
+  userId: z.uuid(),
+  tenantId: z.uuid().nullable(),
+  role: z.enum(ROLE_CODES),
+  fullName: z.string(),
+  expiresAt: z.iso.datetime(),
+});
+export type CheckTokenResponse = z.infer<typeof checkTokenResponseSchema>;
+
+export const permissionListSchema = z.object({ permissions: z.array(z.string()) });
+export type PermissionList = z.infer<typeof permissionListSchema>;
+
+export const tenantSettingsResponseSchema = z.object({
+  tenant: tenantSummarySchema.nullable(),
+  settings: z.array(tenantSettingSchema),
+});
+export type TenantSettingsResponse = z.infer<typeof tenantSettingsResponseSchema>;

@@ -1,0 +1,50 @@
+import enErrors from '../locales/en/errors.json' with { type: 'json' };
+import viErrors from '../locales/vi/errors.json' with { type: 'json' };
+import enCommon from '../locales/en/common.json' with { type: 'json' };
+import viCommon from '../locales/vi/common.json' with { type: 'json' };
+
+export const SUPPORTED_LANGUAGES = ['en', 'vi'] as const;
+export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: SupportedLanguage = 'en';
+
+/** i18next-shaped resources: one namespace per catalogue file. */
+export const resources = {
+  en: { common: enCommon, errors: enErrors },
+  vi: { common: viCommon, errors: viErrors },
+} as const;
+
+type Catalogue = Record<string, unknown>;
+
+function lookup(catalogue: Catalogue, dottedKey: string): string | undefined {
+  let node: unknown = catalogue;
+  for (const part of dottedKey.split('.')) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Catalogue)[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+/**
+ * Picks a supported language from a language tag or an Accept-Language header.
+ * The Canadian English variant ("can", "en-CA") is served as en (spec §5).
+ */
+export function pickLanguage(header: string | undefined | null): SupportedLanguage {
+  if (!header) return DEFAULT_LANGUAGE;
+  for (const part of header.split(',')) {
+    const tag = part.split(';')[0]?.trim().toLowerCase() ?? '';
+    const base = tag.split('-')[0];
+    if (base === 'vi') return 'vi';
+    if (base === 'en' || base === 'can') return 'en';
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+/** Message for an API error code (e.g. "auth.unauthorized") in the given language. */
+export function translateError(code: string, language: SupportedLanguage): string {
+  return (
+    lookup(resources[language].errors, code) ??
+    lookup(resources.en.errors, code) ??
+    lookup(resources[language].errors, 'common.default') ??
+    'Something went wrong. Please contact technical support'
+  );
+}

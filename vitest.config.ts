@@ -1,0 +1,41 @@
+import { defineConfig } from 'vitest/config';
+
+// Three tiers, one run: fast unit tests, integration tests on real PostgreSQL (one database per
+// test file), and browser tests driving the built console against a real server.
+export default defineConfig({
+  test: {
+    reporters: ['default', './tools/summary-reporter.ts'],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'tools/**/*.test.ts'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['apps/server/**/*.int.test.ts'],
+          exclude: ['**/node_modules/**'],
+          globalSetup: ['./apps/server/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          exclude: ['**/node_modules/**'],
+          globalSetup: ['./apps/server/test/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // Each file starts its own server and browser; two at once suit a 2-core machine.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
