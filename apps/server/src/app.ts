@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { pickLanguage } from '@rpm/i18n';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -16,7 +16,7 @@ import {
 import { uuidv7 } from 'uuidv7';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import { API_PREFIXES, installAccessControl, isApiPath } from './http/access.js';
+import { installAccessControl, isApiPath, type API_PREFIXES } from './http/access.js';
 import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -115,10 +115,10 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   if (hasConsole) {
     await app.register(fastifyStatic, {
       root: consoleDir,
-      index: false,
-      setHeaders: (response, filePath) => {
+      index: 'index.html',
+      setHeaders: (reply: FastifyReply, filePath: string) => {
         // Built assets carry a content hash in their name; index.html must always be fresh.
-        response.setHeader(
+        reply.header(
           'cache-control',
           filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
         );

@@ -96,7 +96,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     embeddedPostgresPort: values.EMBEDDED_PG_PORT,
     logLevel: values.LOG_LEVEL,
     seedDemo: values.SEED_DEMO,
-    consoleDir: values.CONSOLE_DIR,
+    consoleDir: values.CONSOLE_DIR === undefined ? undefined : path.resolve(values.CONSOLE_DIR),
     cookieSecure: values.COOKIE_SECURE ?? values.NODE_ENV === 'production',
     sessionHours: values.SESSION_HOURS,
   };

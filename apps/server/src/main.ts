@@ -12,12 +12,16 @@ const USAGE = `Usage: node apps/server/dist/main.js [serve|migrate|seed]
 function printDemoLogins(logins: DemoLogin[]) {
   const width = Math.max(...logins.map((login) => login.role.length));
   console.log(`\nDemo logins (tenant "${DEMO_TENANT_CODE}", password "${DEMO_PASSWORD}"):`);
-  for (const login of logins) console.log(`  ${login.role.padEnd(width)}  ${login.username}`);
+  for (const login of logins) {
+    console.log(`  ${login.role.padEnd(width)}  ${login.username}`);
+  }
 }
 
 async function run(command: string, config: Config) {
   const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] });
-  const log = (message: string) => logger.info(message);
+  const log = (message: string) => {
+    logger.info(message);
+  };
   const prepared = await prepareDatabase(config, log);
 
   if (command === 'migrate') {

@@ -88,6 +88,8 @@ export interface MigrateOptions {
   secretsKey: Buffer;
   /** Login user of DATABASE_APP_URL when the operator manages the app role themselves. */
   appUser?: string;
+  /** Defaults to the checked-in migrations; tests point it elsewhere. */
+  directory?: string;
   log?: (message: string) => void;
 }
 
@@ -112,7 +114,7 @@ export async function migrate(options: MigrateOptions): Promise<{ applied: strin
         (row) => [row.version, row.checksum],
       ),
     );
-    for (const migration of readMigrations(findMigrationsDirectory())) {
+    for (const migration of readMigrations(options.directory ?? findMigrationsDirectory())) {
       const checksum = done.get(migration.version);
       if (checksum !== undefined) {
         if (checksum !== migration.checksum) {

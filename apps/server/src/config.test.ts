@@ -1,0 +1,74 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), 'rpm-config-'));
+
+function problemsOf(environment: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(environment);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a configuration error');
+}
+
+describe('configuration from the environment', () => {
+  it('has working defaults: port 8080, embedded database, ./data', () => {
+    const directory = dataDir();
+    const config = loadConfig({ DATA_DIR: directory });
+    expect(config).toMatchObject({ port: 8080, databaseUrl: undefined, dataDir: directory, seedDemo: true, environment: 'development' });
+    expect(loadConfig({}).dataDir).toBe(path.resolve('data'));
+  });
+
+  it('generates a secrets key once outside production and keeps it in the data directory', () => {
+    const directory = dataDir();
+    const first = loadConfig({ DATA_DIR: directory }).secretsKey;
+    expect(first).toHaveLength(32);
+    expect(readFileSync(path.join(directory, 'secrets.key'), 'utf8').trim()).toBe(first.toString('hex'));
+    expect(loadConfig({ DATA_DIR: directory }).secretsKey.equals(first)).toBe(true);
+  });
+
+  it('names every bad value with what it must look like, all at once', () => {
+    const problems = problemsOf({
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://nope',
+      SECRETS_KEY: 'short',
+      LOG_LEVEL: 'loud',
+      SEED_DEMO: 'maybe',
+      DATA_DIR: dataDir(),
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'PORT: must be a number (got "eighty")',
+        'DATABASE_URL: must be a URL like postgres://user:password@host:5432/database',
+        expect.stringMatching(/^SECRETS_KEY: must be 64 hexadecimal characters/),
+        expect.stringMatching(/^LOG_LEVEL: must be one of .* \(got "loud"\)$/),
+        'SEED_DEMO: must be true or false (got "maybe")',
+      ]),
+    );
+    expect(problems).toHaveLength(5);
+  });
+
+  it('never echoes secrets or URLs with passwords in its messages', () => {
+    const problems = problemsOf({ DATABASE_URL: 'postgres//user:hunter2@host', SECRETS_KEY: 'hunter2', DATA_DIR: dataDir() });
+    expect(problems.join('\n')).not.toContain('hunter2');
+  });
+
+  it('rejects out-of-range ports', () => {
+    expect(problemsOf({ PORT: '70000', DATA_DIR: dataDir() })).toEqual(['PORT: must be between 0 and 65535 (got "70000")']);
+  });
+
+  it('requires an explicit SECRETS_KEY in production', () => {
+    expect(problemsOf({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toEqual([
+      'SECRETS_KEY: is required in production (64 hexadecimal characters)',
+    ]);
+    const key = 'ab'.repeat(32);
+    const config = loadConfig({ NODE_ENV: 'production', SECRETS_KEY: key, DATABASE_URL: 'postgres://u:p@db:5432/rpm' });
+    expect(config.secretsKey.toString('hex')).toBe(key);
+    expect(config.cookieSecure).toBe(true);
+  });
+});

@@ -1,0 +1,43 @@
+import { getTableColumns, getTableName, is } from 'drizzle-orm';
+import { PgTable } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { asOwner, createTestDatabase, type TestDatabase } from '../../test/database.js';
+import * as schema from './schema.js';
+
+let testDb: TestDatabase;
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+});
+afterAll(async () => {
+  await testDb.drop();
+});
+
+it('the Drizzle schema matches the tables the migrations create (names, types, nullability)', async () => {
+  const columns = await asOwner<{ table: string; column: string; type: string; nullable: string }>(
+    testDb.ownerUrl,
+    `SELECT table_name AS table, column_name AS column, udt_name AS type, is_nullable AS nullable
+       FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> 'schema_migrations'`,
+  );
+  const inDatabase = new Map(columns.map((column) => [`${column.table}.${column.column}`, column]));
+  const declared = new Set<string>();
+  const problems: string[] = [];
+  const tables: PgTable[] = Object.values(schema).filter((value) => is(value, PgTable));
+  for (const table of tables) {
+    for (const column of Object.values(getTableColumns(table))) {
+      const key = `${getTableName(table)}.${column.name}`;
+      declared.add(key);
+      const actual = inDatabase.get(key);
+      if (!actual) {
+        problems.push(`${key}: declared in schema.ts but missing in the database`);
+        continue;
+      }
+      const type = column.getSQLType().replace('timestamp with time zone', 'timestamptz').replace('double precision', 'float8');
+      const aliases: Record<string, string> = { smallint: 'int2', integer: 'int4', boolean: 'bool' };
+      const expectedType = aliases[type] ?? type;
+      if (actual.type !== expectedType) problems.push(`${key}: schema.ts says ${expectedType}, database has ${actual.type}`);
+      if ((actual.nullable === 'NO') !== column.notNull) problems.push(`${key}: nullability differs`);
+    }
+  }
+  for (const key of inDatabase.keys()) if (!declared.has(key)) problems.push(`${key}: in the database but not in schema.ts`);
+  expect(problems).toEqual([]);
+});

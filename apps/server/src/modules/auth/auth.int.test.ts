@@ -1,0 +1,207 @@
+import { DEFAULT_ROLE_PERMISSIONS } from '@rpm/contracts';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, logIn, sessionCookieOf, withSession } from '../../../test/app.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/database.js';
+import { createPlatformUser, createTenant, createTenantUser, TEST_PASSWORD } from '../../../test/factories.js';
+import { sessions, users } from '../../db/schema.js';
+import { hashToken } from './tokens.js';
+
+let testDb: TestDatabase;
+let app: FastifyInstance;
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  app = await createTestApp(testDb.database);
+});
+afterAll(async () => {
+  await app.close();
+  await testDb.drop();
+});
+
+const login = (payload: Record<string, unknown>, language = 'en') =>
+  app.inject({ method: 'POST', url: '/auth/oauth-token', payload, headers: { 'accept-language': language } });
+
+describe('POST /auth/oauth-token (password grant)', () => {
+  it('logs a tenant user in with email or phone and sets an httpOnly, SameSite=Strict session cookie', async () => {
+    const tenant = await createTenant(testDb.database);
+    const user = await createTenantUser(testDb.database, tenant.id, { role: 'DOCTOR', phone: '0981234567', firstName: 'Linh', lastName: 'Nguyen' });
+    for (const username of [user.email?.toUpperCase(), '0981234567']) {
+      const response = await login({ tenant: tenant.code, username, password: TEST_PASSWORD, grant_type: 'password' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({
+        resultCode: 200,
+        data: { userId: user.id, tenantId: tenant.id, role: 'DOCTOR', fullName: 'Linh Nguyen' },
+      });
+      const cookie = response.cookies.find((candidate) => candidate.name === 'rpm_session');
+      expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+      expect(cookie?.maxAge).toBeUndefined();
+    }
+  });
+
+  it('stores only the token’s hash', async () => {
+    const tenant = await createTenant(testDb.database);
+    const user = await createTenantUser(testDb.database, tenant.id);
+    const token = await logIn(app, tenant.code, user.email ?? '');
+    const stored = await testDb.database.system.select().from(sessions).where(eq(sessions.userId, user.id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.tokenHash.equals(hashToken(token))).toBe(true);
+    expect(stored[0]?.tokenHash.toString('utf8')).not.toContain(token);
+  });
+
+  it('keeps a remembered session for 30 days with a persistent cookie', async () => {
+    const tenant = await createTenant(testDb.database);
+    const user = await createTenantUser(testDb.database, tenant.id);
+    const response = await login({ tenant: tenant.code, username: user.email, password: TEST_PASSWORD, grant_type: 'password', remember_me: true });
+    const cookie = response.cookies.find((candidate) => candidate.name === 'rpm_session');
+    expect(cookie?.maxAge).toBeGreaterThan(29 * 24 * 3600);
+  });
+
+  it('answers a wrong password and an unknown user with the same message, in the caller’s language', async () => {
+    const tenant = await createTenant(testDb.database);
+    const user = await createTenantUser(testDb.database, tenant.id);
+    const wrongPassword = await login({ tenant: tenant.code, username: user.email, password: 'Wrong@123', grant_type: 'password' });
+    const unknownUser = await login({ tenant: tenant.code, username: 'nobody@test.example', password: 'Wrong@123', grant_type: 'password' });
+    for (const response of [wrongPassword, unknownUser]) {
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ resultCode: 500, code: 'auth.wrongCredentials', message: 'Wrong login information' });
+      expect(response.cookies).toEqual([]);
+    }
+    const vietnamese = await login({ tenant: tenant.code, username: user.email, password: 'Wrong@123', grant_type: 'password' }, 'vi');
+    expect(vietnamese.json()).toMatchObject({ message: 'Thông tin đăng nhập không đúng' });
+  });
+
+  it('refuses an unknown or inactive tenant', async () => {
+    const inactive = await createTenant(testDb.database, { status: 'INACTIVE' });
+    const user = await createTenantUser(testDb.database, inactive.id);
+    for (const tenant of ['no-such-tenant', inactive.code]) {
+      const response = await login({ tenant, username: user.email, password: TEST_PASSWORD, grant_type: 'password' });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'tenant.notFound', message: 'Wrong tenant or tenant code' });
+    }
+  });
+
+  it('does not let a user of one tenant log in through another tenant', async () => {
+    const tenantA = await createTenant(testDb.database);
+    const tenantB = await createTenant(testDb.database);
+    const userOfB = await createTenantUser(testDb.database, tenantB.id);
+    const response = await login({ tenant: tenantA.code, username: userOfB.email, password: TEST_PASSWORD, grant_type: 'password' });
+    expect(response.json()).toMatchObject({ code: 'auth.wrongCredentials' });
+  });
+
+  it('refuses disabled and locked accounts only after a correct password', async () => {
+    const tenant = await createTenant(testDb.database);
+    const disabled = await createTenantUser(testDb.database, tenant.id, { status: 'DISABLED' });
+    const locked = await createTenantUser(testDb.database, tenant.id, { status: 'LOCKED' });
+    expect((await login({ tenant: tenant.code, username: disabled.email, password: TEST_PASSWORD, grant_type: 'password' })).json()).toMatchObject({ code: 'auth.accountDisabled' });
+    expect((await login({ tenant: tenant.code, username: locked.email, password: TEST_PASSWORD, grant_type: 'password' })).json()).toMatchObject({ code: 'auth.accountLocked', message: 'This account has been locked' });
+    expect((await login({ tenant: tenant.code, username: locked.email, password: 'Wrong@123', grant_type: 'password' })).json()).toMatchObject({ code: 'auth.wrongCredentials' });
+  });
+
+  it('lets platform staff log in inside the tenant they choose', async () => {
+    const tenant = await createTenant(testDb.database);
+    const staff = await createPlatformUser(testDb.database, { role: 'SUPER_ADMIN' });
+    const response = await login({ tenant: tenant.code, username: staff.email, password: TEST_PASSWORD, grant_type: 'password' });
+    expect(response.json()).toMatchObject({ data: { userId: staff.id, tenantId: tenant.id, role: 'SUPER_ADMIN' } });
+  });
+
+  it('rejects malformed bodies with field-level errors and stores nothing', async () => {
+    const before = await testDb.database.system.$count(sessions);
+    const response = await login({ tenant: '', username: 42, grant_type: 'client_credentials' });
+    expect(response.statusCode).toBe(400);
+    const body = response.json<{ code: string; fieldErrors: { field: string; code: string }[] }>();
+    expect(body.code).toBe('common.invalidParameter');
+    expect(body.fieldErrors).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'body.tenant', code: 'too_small' }),
+        expect.objectContaining({ field: 'body.username', code: 'invalid_type' }),
+        expect.objectContaining({ field: 'body.password', code: 'required' }),
+        expect.objectContaining({ field: 'body.grant_type', code: 'invalid_value' }),
+      ]),
+    );
+    expect(await testDb.database.system.$count(sessions)).toBe(before);
+  });
+
+  it('answers malformed JSON with the invalid-parameter envelope', async () => {
+    const response = await app.inject({ method: 'POST', url: '/auth/oauth-token', headers: { 'content-type': 'application/json' }, payload: '{"tenant":' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ resultCode: 500, code: 'common.invalidParameter' });
+  });
+});
+
+describe('sessions: check-token, permission, logout', () => {
+  it('returns the session, and the role’s permissions', async () => {
+    const tenant = await createTenant(testDb.database);
+    const user = await createTenantUser(testDb.database, tenant.id, { role: 'OPERATOR' });
+    const token = await logIn(app, tenant.code, user.email ?? '');
+    const check = await app.inject({ method: 'GET', url: '/auth/check-token', ...withSession(token) });
+    expect(check.json()).toMatchObject({ resultCode: 200, data: { userId: user.id, role: 'OPERATOR' } });
+    const bearer = await app.inject({ method: 'GET', url: '/auth/check-token', headers: { authorization: `Bearer ${token}` } });
+    expect(bearer.statusCode).toBe(200);
+    const permission = await app.inject({ method: 'POST', url: '/auth/permission', payload: {}, ...withSession(token) });
+    expect(permission.json<{ data: { permissions: string[] } }>().data.permissions.sort()).toEqual([...DEFAULT_ROLE_PERMISSIONS.OPERATOR].sort());
+  });
+
+  it('answers 401 "Please login to continue" without a session or with a forged token', async () => {
+    for (const request of [{}, withSession('forged-token'), { headers: { authorization: 'Bearer forged' } }]) {
+      const response = await app.inject({ method: 'GET', url: '/auth/check-token', ...request });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ resultCode: 500, code: 'auth.unauthorized', message: 'Please login to continue' });
+    }
+    const vietnamese = await app.inject({ method: 'POST', url: '/auth/permission', payload: {}, headers: { 'accept-language': 'vi-VN,vi;q=0.9' } });
+    expect(vietnamese.json()).toMatchObject({ message: 'Vui lòng đăng nhập để tiếp tục' });
+  });
+
+  it('ends the older session with 403 "logged in somewhere else" when the user logs in again', async () => {
+    const tenant = await createTenant(testDb.database);
+    const user = await createTenantUser(testDb.database, tenant.id);
+    const first = await logIn(app, tenant.code, user.email ?? '');
+    const second = await logIn(app, tenant.code, user.email ?? '');
+    const old = await app.inject({ method: 'GET', url: '/auth/check-token', ...withSession(first) });
+    expect(old.statusCode).toBe(403);
+    expect(old.json()).toMatchObject({
+      code: 'auth.loggedInElsewhere',
+      message: 'Your account was logged in somewhere else. Please login to continue',
+    });
+    expect((await app.inject({ method: 'GET', url: '/auth/check-token', ...withSession(second) })).statusCode).toBe(200);
+  });
+
+  it('answers "Your session is expired!" after expiry', async () => {
+    const tenant = await createTenant(testDb.database);
+    const user = await createTenantUser(testDb.database, tenant.id);
+    const token = await logIn(app, tenant.code, user.email ?? '');
+    await testDb.database.system.update(sessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(sessions.tokenHash, hashToken(token)));
+    const response = await app.inject({ method: 'GET', url: '/auth/check-token', ...withSession(token) });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ code: 'auth.sessionExpired', message: 'Your session is expired!' });
+  });
+
+  it('refuses the token after logout and clears the cookie', async () => {
+    const tenant = await createTenant(testDb.database);
+    const user = await createTenantUser(testDb.database, tenant.id);
+    const token = await logIn(app, tenant.code, user.email ?? '');
+    const logout = await app.inject({ method: 'POST', url: '/auth/logout', payload: {}, ...withSession(token) });
+    expect(logout.json()).toEqual({ resultCode: 200, data: null });
+    expect(logout.cookies.find((cookie) => cookie.name === 'rpm_session')?.value).toBe('');
+    expect((await app.inject({ method: 'GET', url: '/auth/check-token', ...withSession(token) })).statusCode).toBe(401);
+  });
+
+  it('refuses the session of a user disabled after login', async () => {
+    const tenant = await createTenant(testDb.database);
+    const user = await createTenantUser(testDb.database, tenant.id);
+    const token = await logIn(app, tenant.code, user.email ?? '');
+    await testDb.database.withTenant(tenant.id, (tx) => tx.update(users).set({ status: 'DISABLED' }).where(eq(users.id, user.id)));
+    expect((await app.inject({ method: 'GET', url: '/auth/check-token', ...withSession(token) })).statusCode).toBe(401);
+  });
+
+  it('issues a session that is a different token every time', async () => {
+    const tenant = await createTenant(testDb.database);
+    const user = await createTenantUser(testDb.database, tenant.id);
+    const tokens = new Set<string>();
+    for (let index = 0; index < 3; index++) {
+      const response = await login({ tenant: tenant.code, username: user.email, password: TEST_PASSWORD, grant_type: 'password' });
+      tokens.add(sessionCookieOf(response));
+    }
+    expect(tokens.size).toBe(3);
+  });
+});

@@ -1,0 +1,121 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import getPort from 'get-port';
+import pg from 'pg';
+import { chromium, type Browser } from 'playwright-core';
+import { inject } from 'vitest';
+import { TEST_SECRETS_KEY_HEX } from '../../apps/server/test/test-config.js';
+// Brings the typing of what the global setup provides (adminUrl, templateDatabase).
+import type {} from '../../apps/server/test/global-setup.js';
+
+export const DEMO_PASSWORD = 'Demo@2026';
+export const DEMO_TENANT_CODE = 'demo';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const SERVER_ENTRY = path.join(ROOT, 'apps/server/dist/main.js');
+const CONSOLE_INDEX = path.join(ROOT, 'apps/console/dist/index.html');
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+async function adminQuery(sql: string) {
+  const client = new pg.Client({ connectionString: inject('adminUrl') });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  /** Everything the server printed, for assertions and for failure reports. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Starts the built server as a user would (node apps/server/dist/main.js) on a free port, against
+ * a new empty database on the test PostgreSQL server: it migrates and seeds the demo tenant.
+ */
+export async function startServer(environment: Record<string, string> = {}): Promise<RunningServer> {
+  if (!existsSync(SERVER_ENTRY) || !existsSync(CONSOLE_INDEX)) {
+    throw new Error('The product is not built: run "npm run build" first (npm test does it).');
+  }
+  const database = `rpm_e2e_${randomBytes(6).toString('hex')}`;
+  await adminQuery(`CREATE DATABASE ${pg.escapeIdentifier(database)}`);
+  const databaseUrl = new URL(inject('adminUrl'));
+  databaseUrl.pathname = `/${database}`;
+  const port = await getPort();
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, [SERVER_ENTRY], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl.toString(),
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'rpm-e2e-')),
+      // The app role is cluster-wide and its password derives from this key: share the tests' key.
+      SECRETS_KEY: TEST_SECRETS_KEY_HEX,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'true',
+      ...environment,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); }));
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    try {
+      const response = await fetch(`${baseUrl}/readyz`);
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not become ready:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  return {
+    baseUrl,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await adminQuery(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`);
+    },
+  };
+}
+
+/** Debian's Chromium, headless, with the flags this closed network needs. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
+  });
+}
+
+export const SCREENSHOT_DIR = path.join(ROOT, '.tmp/screenshots');
