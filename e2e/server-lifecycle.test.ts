@@ -36,4 +36,10 @@ describe('the built server, started as a user starts it', () => {
       expect.arrayContaining(['/auth/oauth-token', '/auth/check-token', '/auth/permission', '/auth/logout', '/account/tenant/setting/getAll', '/manage/tenant/all', '/healthz', '/readyz']),
     );
   });
+
+  it('stops cleanly on SIGTERM with exit code 0', async () => {
+    const exitCode = await server.stop();
+    expect(exitCode).toBe(0);
+    expect(server.output()).toContain('SIGTERM received');
+  });
 });

@@ -34,7 +34,8 @@ export interface RunningServer {
   baseUrl: string;
   /** Everything the server printed, for assertions and for failure reports. */
   output: () => string;
-  stop: () => Promise<void>;
+  /** SIGTERM, wait for the exit (SIGKILL after 15 s), drop the database; resolves to the exit code. */
+  stop: () => Promise<number | null>;
 }
 
 /**
@@ -89,13 +90,14 @@ export async function startServer(environment: Record<string, string> = {}): Pro
     baseUrl,
     output: () => output,
     stop: async () => {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
         const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
         await exited;
         clearTimeout(timer);
       }
       await adminQuery(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`);
+      return exited;
     },
   };
 }
