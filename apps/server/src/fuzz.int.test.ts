@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, logIn, withSession } from '../test/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/database.js';
@@ -20,8 +20,10 @@ afterAll(async () => {
   await testDb.drop();
 });
 
+type Method = NonNullable<InjectOptions['method']>;
+
 interface Operation {
-  method: HTTPMethods;
+  method: Method;
   url: string;
 }
 
@@ -29,7 +31,7 @@ interface Operation {
 async function operations(): Promise<Operation[]> {
   const document = (await app.inject('/docs/json')).json<{ paths: Record<string, Record<string, unknown>> }>();
   return Object.entries(document.paths).flatMap(([url, methods]) =>
-    Object.keys(methods).map((method) => ({ method: method.toUpperCase() as HTTPMethods, url })),
+    Object.keys(methods).map((method) => ({ method: method.toUpperCase() as Method, url })),
   );
 }
 
