@@ -1,5 +1,9 @@
--- Foundation: control plane (tenants, their settings, platform staff, sessions) and the first
--- data-plane tables (scopes, health centers, users, patients, devices).
+-- Foundation: control plane (tenants, their settings, sessions) and the first data-plane tables
+-- (scopes, health centers, users, patients, devices).
+--
+-- Platform staff (ROOT, SUPER_ADMIN, SYSTEM_ADMIN) are users of the one platform tenant
+-- (tenants.is_platform), which always lives in this database; they act inside a tenant they
+-- choose at login. So every account feature (profile, lockout, OTP, audit) has one code path.
 --
 -- Conventions every later migration follows:
 --  * A data-plane table has tenant_id uuid NOT NULL leading its keys, row level security ENABLE +
@@ -22,10 +26,13 @@ CREATE TABLE tenants (
   official_name text NOT NULL DEFAULT '',
   status text NOT NULL DEFAULT 'ACTIVE' CHECK (status IN ('ACTIVE', 'INACTIVE')),
   connection_type text NOT NULL DEFAULT 'SHARED' CHECK (connection_type IN ('SHARED', 'DEDICATED')),
+  is_platform boolean NOT NULL DEFAULT false,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
-  CONSTRAINT tenants_code_format CHECK (code ~ '^[a-z0-9][a-z0-9-]{1,39}$')
+  CONSTRAINT tenants_code_format CHECK (code ~ '^[a-z0-9][a-z0-9-]{1,39}$'),
+  CONSTRAINT tenants_platform_shared CHECK (NOT is_platform OR connection_type = 'SHARED')
 );
+CREATE UNIQUE INDEX tenants_one_platform ON tenants (is_platform) WHERE is_platform;
 CREATE UNIQUE INDEX tenants_code_key ON tenants (code);
 CREATE UNIQUE INDEX tenants_name_key ON tenants (lower(name));
 
@@ -37,38 +44,22 @@ CREATE TABLE tenant_settings (
   PRIMARY KEY (tenant_id, key)
 );
 
-CREATE TABLE platform_users (
-  id uuid PRIMARY KEY,
-  email text NOT NULL,
-  phone text,
-  first_name text NOT NULL,
-  last_name text NOT NULL,
-  role text NOT NULL CHECK (role IN ('ROOT', 'SUPER_ADMIN', 'SYSTEM_ADMIN')),
-  password_hash text NOT NULL,
-  status text NOT NULL DEFAULT 'ACTIVE' CHECK (status IN ('ACTIVE', 'DISABLED', 'UNACTIVATED', 'LOCKED', 'DELETED')),
-  language text NOT NULL DEFAULT 'en',
-  created_at timestamptz NOT NULL DEFAULT now()
-);
-CREATE UNIQUE INDEX platform_users_email_key ON platform_users (lower(email));
-CREATE UNIQUE INDEX platform_users_phone_key ON platform_users (phone) WHERE phone IS NOT NULL;
-
 -- A session is looked up by the hash of its token before any tenant is known, so it lives in
--- the control plane. tenant_id is null for platform staff.
+-- the control plane. account_tenant_id holds the user's row; tenant_id is the tenant the session
+-- acts in (the same, except for platform staff).
 CREATE TABLE sessions (
   id uuid PRIMARY KEY,
   token_hash bytea NOT NULL,
-  user_kind text NOT NULL CHECK (user_kind IN ('platform', 'tenant')),
   user_id uuid NOT NULL,
-  tenant_id uuid REFERENCES tenants (id) ON DELETE CASCADE,
+  account_tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
+  tenant_id uuid NOT NULL REFERENCES tenants (id) ON DELETE CASCADE,
   role text NOT NULL,
   app text NOT NULL DEFAULT 'console' CHECK (app IN ('console', 'patient', 'doctor')),
   created_at timestamptz NOT NULL DEFAULT now(),
   last_seen_at timestamptz NOT NULL DEFAULT now(),
   expires_at timestamptz NOT NULL,
   revoked_at timestamptz,
-  revoked_reason text CHECK (revoked_reason IN ('logout', 'replaced', 'permission_changed', 'disabled', 'expired')),
-  -- Platform staff may act inside a chosen tenant; tenant users always belong to one.
-  CONSTRAINT sessions_tenant_user CHECK (user_kind = 'platform' OR tenant_id IS NOT NULL)
+  revoked_reason text CHECK (revoked_reason IN ('logout', 'replaced', 'permission_changed', 'disabled', 'expired'))
 );
 CREATE UNIQUE INDEX sessions_token_hash_key ON sessions (token_hash);
 CREATE INDEX sessions_active_by_user ON sessions (user_id, app) WHERE revoked_at IS NULL;
@@ -187,6 +178,10 @@ BEGIN
   END LOOP;
 END $$;
 
-GRANT SELECT, INSERT, UPDATE ON tenants, tenant_settings, platform_users TO rpm_app;
+GRANT SELECT, INSERT, UPDATE ON tenants, tenant_settings TO rpm_app;
 GRANT SELECT, INSERT, UPDATE, DELETE ON sessions TO rpm_app;
 GRANT EXECUTE ON FUNCTION app_current_tenant() TO rpm_app;
+
+-- The platform tenant exists from the start: it holds the platform staff's accounts.
+INSERT INTO tenants (id, code, name, official_name, is_platform)
+VALUES (gen_random_uuid(), 'platform', 'Platform', 'Platform operations', true);

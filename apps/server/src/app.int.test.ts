@@ -125,6 +125,7 @@ describe('tenants for login and tenant settings', () => {
     const list = (await app.inject('/manage/tenant/all')).json<{ data: { code: string }[] }>().data;
     expect(list).toContainEqual({ id: active.id, code: active.code, name: active.name });
     expect(list.map((tenant) => tenant.code)).not.toContain(inactive.code);
+    expect(list.map((tenant) => tenant.code)).not.toContain('platform');
   });
 
   it('returns the caller’s tenant settings over the defaults and never the secret keys', async () => {

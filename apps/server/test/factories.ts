@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { RoleCode } from '@rpm/contracts';
 import { uuidv7 } from 'uuidv7';
 import type { Database } from '../src/db/database.js';
-import { healthCenters, patients, platformUsers, tenants, users } from '../src/db/schema.js';
+import { healthCenters, patients, tenants, users } from '../src/db/schema.js';
+import { findPlatformTenant } from '../src/modules/tenants/store.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
 
 export const TEST_PASSWORD = 'Test@1234';
@@ -46,21 +47,10 @@ export async function createTenantUser(
   });
 }
 
-export async function createPlatformUser(database: Database, overrides: Partial<typeof platformUsers.$inferInsert> = {}) {
-  const [user] = await database.system
-    .insert(platformUsers)
-    .values({
-      id: uuidv7(),
-      email: `staff-${suffix()}@test.example`,
-      firstName: 'Platform',
-      lastName: 'Staff',
-      role: 'SUPER_ADMIN',
-      passwordHash: await passwordHash(),
-      ...overrides,
-    })
-    .returning();
-  if (!user) throw new Error('platform user not created');
-  return user;
+/** A platform staff member: a user of the platform tenant with a platform role. */
+export async function createPlatformUser(database: Database, overrides: Partial<typeof users.$inferInsert> & { role?: RoleCode } = {}) {
+  const platform = await findPlatformTenant(database.system);
+  return createTenantUser(database, platform.id, { role: 'SUPER_ADMIN', firstName: 'Platform', lastName: 'Staff', ...overrides });
 }
 
 export async function createHealthCenter(database: Database, tenantId: string, name = `Center ${suffix()}`) {

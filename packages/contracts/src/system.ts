@@ -18,7 +18,7 @@ export type TenantSummary = z.infer<typeof tenantSummarySchema>;
 
 export const checkTokenResponseSchema = z.object({
   userId: z.uuid(),
-  tenantId: z.uuid().nullable(),
+  tenantId: z.uuid().describe("The tenant the session acts in"),
   role: z.enum(ROLE_CODES),
   fullName: z.string(),
   expiresAt: z.iso.datetime(),

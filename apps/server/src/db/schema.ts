@@ -28,6 +28,7 @@ export const tenants = pgTable('tenants', {
   officialName: text('official_name').notNull().default(''),
   status: text().notNull().default('ACTIVE'),
   connectionType: text('connection_type').notNull().default('SHARED'),
+  isPlatform: boolean('is_platform').notNull().default(false),
   createdAt: timestamps('created_at').notNull().defaultNow(),
   updatedAt: timestamps('updated_at').notNull().defaultNow(),
 });
@@ -43,25 +44,12 @@ export const tenantSettings = pgTable(
   (table) => [primaryKey({ columns: [table.tenantId, table.key] })],
 );
 
-export const platformUsers = pgTable('platform_users', {
-  id: uuid().primaryKey(),
-  email: text().notNull(),
-  phone: text(),
-  firstName: text('first_name').notNull(),
-  lastName: text('last_name').notNull(),
-  role: text().notNull(),
-  passwordHash: text('password_hash').notNull(),
-  status: text().notNull().default('ACTIVE'),
-  language: text().notNull().default('en'),
-  createdAt: timestamps('created_at').notNull().defaultNow(),
-});
-
 export const sessions = pgTable('sessions', {
   id: uuid().primaryKey(),
   tokenHash: bytea('token_hash').notNull(),
-  userKind: text('user_kind').notNull(),
   userId: uuid('user_id').notNull(),
-  tenantId: uuid('tenant_id'),
+  accountTenantId: uuid('account_tenant_id').notNull(),
+  tenantId: uuid('tenant_id').notNull(),
   role: text().notNull(),
   app: text().notNull().default('console'),
   createdAt: timestamps('created_at').notNull().defaultNow(),

@@ -11,10 +11,11 @@ export type Access = 'public' | 'session' | Permission;
 
 export interface AuthContext {
   sessionId: string;
-  userKind: 'platform' | 'tenant';
   userId: string;
-  /** The tenant the session acts in; null for platform staff who chose none. */
-  tenantId: string | null;
+  /** The tenant holding the user's account (the platform tenant for platform staff). */
+  accountTenantId: string;
+  /** The tenant the session acts in: every data-plane query of the request is limited to it. */
+  tenantId: string;
   role: RoleCode;
   fullName: string;
   expiresAt: Date;

@@ -1,8 +1,9 @@
-import { TENANT_ROLES, type RoleCode } from '@rpm/contracts';
+import { PLATFORM_ROLES, TENANT_ROLES, type RoleCode } from '@rpm/contracts';
 import { eq } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { Database, TenantTransaction } from '../db/database.js';
-import { devices, healthCenters, patients, platformUsers, scopes, tenants, tenantSettings, users } from '../db/schema.js';
+import { devices, healthCenters, patients, scopes, tenants, tenantSettings, users } from '../db/schema.js';
+import { findPlatformTenant } from '../modules/tenants/store.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 
 export const DEMO_TENANT_CODE = 'demo';
@@ -18,8 +19,7 @@ const demoEmail = (role: RoleCode) => `${role.toLowerCase().replaceAll('_', '-')
 
 /** Every role gets one login; the doctor's address is the short one people type first. */
 export function demoLogins(): DemoLogin[] {
-  const platform: RoleCode[] = ['ROOT', 'SUPER_ADMIN', 'SYSTEM_ADMIN'];
-  return [...platform, ...TENANT_ROLES].map((role) => ({ role, username: demoEmail(role) }));
+  return [...PLATFORM_ROLES, ...TENANT_ROLES].map((role) => ({ role, username: demoEmail(role) }));
 }
 
 const FIRST_NAMES = ['An', 'Binh', 'Chi', 'Dung', 'Giang', 'Hanh', 'Khanh', 'Lan', 'Minh', 'Nga', 'Phuc', 'Quang', 'Son', 'Thao', 'Tuan', 'Uyen', 'Van', 'Xuan'];
@@ -34,7 +34,8 @@ const STATUSES = ['NORMAL', 'NORMAL', 'NORMAL', 'NORMAL', 'AT_RISK', 'AT_RISK', 
 
 /**
  * Creates the demo tenant ("demo"): a scope hierarchy of three levels, three health centers,
- * one login per role (platform staff included), patients with mixed statuses and their watches.
+ * one login per role, patients with mixed statuses and their watches; and the platform staff
+ * (users of the platform tenant) who may act in it.
  * Does nothing when the tenant exists, so every start may call it.
  */
 export async function seedDemo(database: Database): Promise<{ created: boolean; logins: DemoLogin[] }> {
@@ -50,11 +51,14 @@ export async function seedDemo(database: Database): Promise<{ created: boolean; 
       { tenantId, key: 'ORGANIZATION_NAME', value: 'Demo Health Network' },
       { tenantId, key: 'COUNTRY', value: 'Vietnam' },
     ]);
-    for (const role of ['ROOT', 'SUPER_ADMIN', 'SYSTEM_ADMIN'] as const) {
-      const [first, last] = role === 'ROOT' ? ['Root', 'Account'] : role === 'SUPER_ADMIN' ? ['Sophia', 'Admin'] : ['Sam', 'Systems'];
+  });
+  const platform = await findPlatformTenant(database.system);
+  await database.withTenant(platform.id, async (tx) => {
+    for (const role of PLATFORM_ROLES) {
+      const [firstName, lastName] = role === 'ROOT' ? ['Root', 'Account'] : role === 'SUPER_ADMIN' ? ['Sophia', 'Admin'] : ['Sam', 'Systems'];
       await tx
-        .insert(platformUsers)
-        .values({ id: uuidv7(), email: demoEmail(role), firstName: first, lastName: last, role, passwordHash })
+        .insert(users)
+        .values({ tenantId: platform.id, id: uuidv7(), email: demoEmail(role), firstName, lastName, role, passwordHash })
         .onConflictDoNothing();
     }
   });

@@ -105,6 +105,13 @@ describe('POST /auth/oauth-token (password grant)', () => {
     expect(response.json()).toMatchObject({ data: { userId: staff.id, tenantId: tenant.id, role: 'SUPER_ADMIN' } });
   });
 
+  it('does not let a non-staff account of the platform tenant act in a customer tenant', async () => {
+    const tenant = await createTenant(testDb.database);
+    const notStaff = await createPlatformUser(testDb.database, { role: 'DOCTOR' });
+    const response = await login({ tenant: tenant.code, username: notStaff.email, password: TEST_PASSWORD, grant_type: 'password' });
+    expect(response.json()).toMatchObject({ code: 'auth.wrongCredentials' });
+  });
+
   it('rejects malformed bodies with field-level errors and stores nothing', async () => {
     const before = await testDb.database.system.$count(sessions);
     const response = await login({ tenant: '', username: 42, grant_type: 'client_credentials' });

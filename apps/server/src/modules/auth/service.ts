@@ -1,12 +1,10 @@
-import { DEFAULT_ROLE_PERMISSIONS, ROLE_CODES, type CheckTokenResponse, type RoleCode } from '@rpm/contracts';
+import { DEFAULT_ROLE_PERMISSIONS, PLATFORM_ROLES, ROLE_CODES, type CheckTokenResponse, type RoleCode } from '@rpm/contracts';
 import type { Database } from '../../db/database.js';
 import type { AuthContext } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
-import { findActiveTenantByCode, findTenantById } from '../tenants/store.js';
+import { findActiveTenantByCode, findPlatformTenant, findTenantById } from '../tenants/store.js';
 import { verifyPassword } from './passwords.js';
 import {
-  findPlatformUserById,
-  findPlatformUserByLogin,
   findSessionByTokenHash,
   findTenantUserById,
   findTenantUserByLogin,
@@ -42,21 +40,18 @@ export async function resolveSession(database: Database, token: string): Promise
   }
   if (session.expiresAt.getTime() <= Date.now()) throw new AppError('auth.sessionExpired');
 
-  let user: { firstName: string; lastName: string; status: string } | undefined;
-  if (session.userKind === 'platform') {
-    user = await findPlatformUserById(database.system, session.userId);
-  } else if (session.tenantId !== null) {
-    const tenant = await findTenantById(database.system, session.tenantId);
-    if (tenant?.status === 'ACTIVE') {
-      user = await database.withTenant(session.tenantId, (tx) => findTenantUserById(tx, session.userId));
-    }
-  }
+  const [actingTenant, accountTenant] = await Promise.all([
+    findTenantById(database.system, session.tenantId),
+    findTenantById(database.system, session.accountTenantId),
+  ]);
+  if (actingTenant?.status !== 'ACTIVE' || accountTenant?.status !== 'ACTIVE') throw new AppError('auth.unauthorized');
+  const user = await database.withTenant(session.accountTenantId, (tx) => findTenantUserById(tx, session.userId));
   if (user?.status !== 'ACTIVE') throw new AppError('auth.unauthorized');
   const role = asRole(session.role);
   return {
     sessionId: session.id,
-    userKind: session.userKind === 'platform' ? 'platform' : 'tenant',
     userId: session.userId,
+    accountTenantId: session.accountTenantId,
     tenantId: session.tenantId,
     role,
     fullName: `${user.firstName} ${user.lastName}`.trim(),
@@ -74,8 +69,9 @@ export interface PasswordLogin {
 }
 
 /**
- * Password grant. A user of the tenant is looked up first, then platform staff (who act inside
- * the tenant they chose). Unknown user and wrong password answer the same, after the same work.
+ * Password grant. A user of the chosen tenant is looked up first, then platform staff (users of
+ * the platform tenant, who act inside the tenant they chose). Unknown user and wrong password
+ * answer the same, after the same work.
  */
 export async function loginWithPassword(
   database: Database,
@@ -90,7 +86,7 @@ export async function loginWithPassword(
   const username = login.username.trim();
   const candidate: LoginCandidate | undefined =
     (await database.withTenant(tenant.id, (tx) => findTenantUserByLogin(tx, username))) ??
-    (await findPlatformUserByLogin(database.system, username));
+    (await findPlatformStaffByLogin(database, username));
   const isPasswordRight = await verifyPassword(candidate?.passwordHash, login.password);
   if (candidate === undefined || !isPasswordRight) throw new AppError('auth.wrongCredentials');
   if (candidate.status === 'LOCKED') throw new AppError('auth.accountLocked');
@@ -100,8 +96,8 @@ export async function loginWithPassword(
   const hours = login.rememberMe ? REMEMBER_ME_HOURS : sessionHours;
   await replaceSessions(database.system, {
     tokenHash: hashToken(token),
-    userKind: candidate.kind,
     userId: candidate.id,
+    accountTenantId: candidate.tenantId,
     tenantId: tenant.id,
     role: candidate.role,
     app: login.app,
@@ -110,3 +106,9 @@ export async function loginWithPassword(
   return { token, auth: await resolveSession(database, token), rememberMe: login.rememberMe };
 }
 
+
+async function findPlatformStaffByLogin(database: Database, username: string): Promise<LoginCandidate | undefined> {
+  const platform = await findPlatformTenant(database.system);
+  const staff = await database.withTenant(platform.id, (tx) => findTenantUserByLogin(tx, username));
+  return staff && (PLATFORM_ROLES as readonly string[]).includes(staff.role) ? staff : undefined;
+}

@@ -1,13 +1,13 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { SystemStore, TenantTransaction } from '../../db/database.js';
-import { platformUsers, sessions, users } from '../../db/schema.js';
+import { sessions, users } from '../../db/schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 
 export interface LoginCandidate {
-  kind: 'platform' | 'tenant';
   id: string;
+  tenantId: string;
   role: string;
   firstName: string;
   lastName: string;
@@ -49,26 +49,10 @@ export async function findTenantUserByLogin(tx: TenantTransaction, username: str
     .from(users)
     .where(or(sql`lower(${users.email}) = lower(${username})`, eq(users.phone, username)))
     .limit(1);
-  const user = rows[0];
-  return user && { kind: 'tenant', ...user };
-}
-
-export async function findPlatformUserByLogin(system: SystemStore, username: string): Promise<LoginCandidate | undefined> {
-  const rows = await system
-    .select()
-    .from(platformUsers)
-    .where(or(sql`lower(${platformUsers.email}) = lower(${username})`, eq(platformUsers.phone, username)))
-    .limit(1);
-  const user = rows[0];
-  return user && { kind: 'platform', ...user };
+  return rows[0];
 }
 
 export async function findTenantUserById(tx: TenantTransaction, id: string) {
   const rows = await tx.select().from(users).where(eq(users.id, id)).limit(1);
-  return rows[0];
-}
-
-export async function findPlatformUserById(system: SystemStore, id: string) {
-  const rows = await system.select().from(platformUsers).where(eq(platformUsers.id, id)).limit(1);
   return rows[0];
 }

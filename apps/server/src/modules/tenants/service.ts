@@ -19,8 +19,8 @@ export async function listTenantsForLogin(system: SystemStore): Promise<TenantSu
  * The settings a console needs at start: every public key, with the tenant's value or the spec's
  * default. Secret keys (OCR, AI) never leave the server through this call.
  */
-export async function readPublicSettings(system: SystemStore, tenantId: string | null): Promise<TenantSettingsResponse> {
-  const tenant = tenantId === null ? undefined : await findTenantById(system, tenantId);
+export async function readPublicSettings(system: SystemStore, tenantId: string): Promise<TenantSettingsResponse> {
+  const tenant = await findTenantById(system, tenantId);
   const stored = tenant ? await readTenantSettings(system, tenant.id) : new Map<string, string>();
   return {
     tenant: tenant ? toTenantSummary(tenant) : null,

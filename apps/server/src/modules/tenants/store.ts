@@ -1,11 +1,23 @@
-import { asc, eq, and } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { SystemStore } from '../../db/database.js';
 import { tenants, tenantSettings } from '../../db/schema.js';
 
 export type TenantRow = typeof tenants.$inferSelect;
 
+/** Customer tenants people log in to (the platform tenant is not offered in pickers). */
 export function listActiveTenants(system: SystemStore): Promise<TenantRow[]> {
-  return system.select().from(tenants).where(eq(tenants.status, 'ACTIVE')).orderBy(asc(tenants.name));
+  return system
+    .select()
+    .from(tenants)
+    .where(and(eq(tenants.status, 'ACTIVE'), eq(tenants.isPlatform, false)))
+    .orderBy(asc(tenants.name));
+}
+
+export async function findPlatformTenant(system: SystemStore): Promise<TenantRow> {
+  const rows = await system.select().from(tenants).where(eq(tenants.isPlatform, true)).limit(1);
+  const platform = rows[0];
+  if (platform === undefined) throw new Error('the platform tenant is missing: migrations were not applied');
+  return platform;
 }
 
 export async function findActiveTenantByCode(system: SystemStore, code: string): Promise<TenantRow | undefined> {
