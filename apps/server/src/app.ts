@@ -16,11 +16,12 @@ import {
 import { uuidv7 } from 'uuidv7';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
+import { systemClock, type Clock } from './lib/clock.js';
 import { installAccessControl, isApiPath, type API_PREFIXES } from './http/access.js';
 import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { authRoutes } from './modules/auth/routes.js';
-import { resolveSession } from './modules/auth/service.js';
+import { resolveSession } from './modules/auth/sessions.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { accountTenantRoutes, manageTenantRoutes } from './modules/tenants/routes.js';
 
@@ -28,6 +29,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: Database;
+    clock: Clock;
     isShuttingDown: boolean;
   }
 }
@@ -50,11 +52,13 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 export interface BuildOptions {
   config: Config;
   database: Database;
+  /** Defaults to the system clock; tests pass a ManualClock. */
+  clock?: Clock;
   /** Shared with the rest of the process; tests pass a silent one. */
   logger?: FastifyBaseLogger;
 }
 
-export async function buildApp({ config, database, logger }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, clock = systemClock, logger }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(logger ? { loggerInstance: logger } : { logger: { level: config.logLevel } }),
     // A caller's own request id is kept when it is well formed, so traces join across services.
@@ -69,6 +73,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
   app.decorate('database', database);
+  app.decorate('clock', clock);
   app.decorate('isShuttingDown', false);
   app.decorateRequest('language', 'en');
 
@@ -83,7 +88,7 @@ export async function buildApp({ config, database, logger }: BuildOptions): Prom
 
   installErrorHandler(app);
   await app.register(fastifyCookie);
-  installAccessControl(app, (token) => resolveSession(database, token));
+  installAccessControl(app, (token) => resolveSession(database, clock, token));
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -3,12 +3,13 @@ import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import type { Config } from '../src/config.js';
 import type { Database } from '../src/db/database.js';
+import type { Clock } from '../src/lib/clock.js';
 import { SESSION_COOKIE } from '../src/http/access.js';
 import { TEST_PASSWORD } from './factories.js';
 import { testConfig } from './test-config.js';
 
-export async function createTestApp(database: Database, overrides: Partial<Config> = {}): Promise<FastifyInstance> {
-  return buildApp({ config: testConfig(overrides), database, logger: pino({ level: 'silent' }) });
+export async function createTestApp(database: Database, overrides: Partial<Config> = {}, clock?: Clock): Promise<FastifyInstance> {
+  return buildApp({ config: testConfig(overrides), database, logger: pino({ level: 'silent' }), ...(clock ? { clock } : {}) });
 }
 
 export function sessionCookieOf(response: LightMyRequestResponse): string {

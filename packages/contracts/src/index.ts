@@ -5,3 +5,7 @@ export * from './permissions.js';
 export * from './tenant-settings.js';
 export * from './limits.js';
 export * from './system.js';
+export * from './auth.js';
+export * from './password.js';
+export * from './account.js';
+export * from './audit.js';

@@ -60,6 +60,7 @@ describe('migrations', () => {
     const tables = await asOwner(url, `SELECT 1 FROM pg_tables WHERE tablename = 'half_done'`);
     expect(tables).toEqual([]);
     const ledger = await asOwner<{ version: string }>(url, 'SELECT version FROM schema_migrations ORDER BY version');
-    expect(ledger.map((row) => row.version)).toEqual(['0001']);
+    expect(ledger.map((row) => row.version)).toContain('0001');
+    expect(ledger.map((row) => row.version)).not.toContain('9999');
   });
 });

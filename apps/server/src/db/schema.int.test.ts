@@ -31,7 +31,12 @@ it('the Drizzle schema matches the tables the migrations create (names, types, n
         problems.push(`${key}: declared in schema.ts but missing in the database`);
         continue;
       }
-      const type = column.getSQLType().replace('timestamp with time zone', 'timestamptz').replace('double precision', 'float8');
+      const type = column
+        .getSQLType()
+        .replace('timestamp with time zone', 'timestamptz')
+        .replace('double precision', 'float8')
+        .replace(/\(.*\)$/, '')
+        .replace(/^(\w+)\[\]$/, '_$1');
       const aliases: Record<string, string> = { smallint: 'int2', integer: 'int4', boolean: 'bool' };
       const expectedType = aliases[type] ?? type;
       if (actual.type !== expectedType) problems.push(`${key}: schema.ts says ${expectedType}, database has ${actual.type}`);

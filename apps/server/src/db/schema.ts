@@ -7,6 +7,9 @@ import {
   customType,
   date,
   doublePrecision,
+  integer,
+  jsonb,
+  numeric,
   pgTable,
   primaryKey,
   smallint,
@@ -57,6 +60,16 @@ export const sessions = pgTable('sessions', {
   expiresAt: timestamps('expires_at').notNull(),
   revokedAt: timestamps('revoked_at'),
   revokedReason: text('revoked_reason'),
+  familyId: uuid('family_id').notNull(),
+  refreshHash: bytea('refresh_hash'),
+  refreshExpiresAt: timestamps('refresh_expires_at'),
+  rememberMe: boolean('remember_me').notNull().default(false),
+});
+
+export const loginThrottle = pgTable('login_throttle', {
+  key: text().primaryKey(),
+  windowStartedAt: timestamps('window_started_at').notNull(),
+  failures: integer().notNull().default(0),
 });
 
 // Data plane: tenant_id first, row level security on app.tenant_id.
@@ -115,6 +128,104 @@ export const users = pgTable(
     status: text().notNull().default('ACTIVE'),
     language: text().notNull().default('en'),
     createdAt: timestamps('created_at').notNull().defaultNow(),
+    middleName: text('middle_name').notNull().default(''),
+    nickName: text('nick_name').notNull().default(''),
+    gender: text(),
+    birthday: date({ mode: 'string' }),
+    bloodType: text('blood_type'),
+    skinColor: text('skin_color').notNull().default(''),
+    heightCm: numeric('height_cm', { precision: 5, scale: 1, mode: 'number' }),
+    weightKg: numeric('weight_kg', { precision: 5, scale: 1, mode: 'number' }),
+    country: text().notNull().default(''),
+    province: text().notNull().default(''),
+    district: text().notNull().default(''),
+    ward: text().notNull().default(''),
+    addressLine: text('address_line').notNull().default(''),
+    medicalNotes: text('medical_notes').notNull().default(''),
+    avatarFile: text('avatar_file'),
+    timeZone: text('time_zone').notNull().default('Asia/Ho_Chi_Minh'),
+    customRoleId: uuid('custom_role_id'),
+    failedLogins: smallint('failed_logins').notNull().default(0),
+    lockedUntil: timestamps('locked_until'),
+    disabledUntil: timestamps('disabled_until'),
+    deletedAt: timestamps('deleted_at'),
+    passwordChangedAt: timestamps('password_changed_at'),
+    updatedAt: timestamps('updated_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+export const roles = pgTable(
+  'roles',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    name: text().notNull(),
+    description: text().notNull().default(''),
+    baseRole: text('base_role').notNull(),
+    permissions: text().array().notNull().default([]),
+    createdAt: timestamps('created_at').notNull().defaultNow(),
+    updatedAt: timestamps('updated_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+export const otpChallenges = pgTable(
+  'otp_challenges',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    purpose: text().notNull(),
+    channel: text().notNull(),
+    destination: text().notNull(),
+    userId: uuid('user_id'),
+    codeHash: bytea('code_hash').notNull(),
+    attempts: smallint().notNull().default(0),
+    createdAt: timestamps('created_at').notNull(),
+    expiresAt: timestamps('expires_at').notNull(),
+    consumedAt: timestamps('consumed_at'),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+export const outboxMessages = pgTable(
+  'outbox_messages',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    channel: text().notNull(),
+    recipient: text().notNull(),
+    subject: text().notNull().default(''),
+    body: text().notNull(),
+    purpose: text().notNull(),
+    status: text().notNull().default('PENDING'),
+    attempts: smallint().notNull().default(0),
+    nextAttemptAt: timestamps('next_attempt_at').notNull().defaultNow(),
+    provider: text(),
+    providerMessageId: text('provider_message_id'),
+    lastError: text('last_error'),
+    createdAt: timestamps('created_at').notNull().defaultNow(),
+    sentAt: timestamps('sent_at'),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    occurredAt: timestamps('occurred_at').notNull().defaultNow(),
+    action: text().notNull(),
+    actorUserId: uuid('actor_user_id'),
+    actorTenantId: uuid('actor_tenant_id'),
+    subjectUserId: uuid('subject_user_id'),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    ip: text(),
+    userAgent: text('user_agent'),
+    requestId: text('request_id'),
+    details: jsonb().$type<Record<string, unknown>>().notNull().default({}),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );

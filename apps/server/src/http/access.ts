@@ -11,6 +11,8 @@ export type Access = 'public' | 'session' | Permission;
 
 export interface AuthContext {
   sessionId: string;
+  /** All access tokens issued from one login share a family (refresh rotation). */
+  familyId: string;
   userId: string;
   /** The tenant holding the user's account (the platform tenant for platform staff). */
   accountTenantId: string;
@@ -18,7 +20,10 @@ export interface AuthContext {
   tenantId: string;
   role: RoleCode;
   fullName: string;
-  expiresAt: Date;
+  /** When this access token stops working (the client then refreshes). */
+  accessExpiresAt: Date;
+  /** When the session itself ends (refreshing stops working). */
+  sessionExpiresAt: Date;
   permissions: ReadonlySet<Permission>;
 }
 
@@ -38,6 +43,8 @@ export function isApiPath(url: string): boolean {
 }
 
 export const SESSION_COOKIE = 'rpm_session';
+/** Sent only to /auth, where the refresh call lives. */
+export const REFRESH_COOKIE = 'rpm_refresh';
 
 export function readSessionToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;

@@ -1,29 +1,30 @@
-import { checkTokenResponseSchema, permissionListSchema, successEnvelope } from '@rpm/contracts';
-import type { FastifyReply } from 'fastify';
+import {
+  checkTokenResponseSchema,
+  passwordGrantSchema,
+  permissionListSchema,
+  refreshTokenSchema,
+  successEnvelope,
+  tokenResponseSchema,
+} from '@rpm/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAuth, SESSION_COOKIE } from '../../http/access.js';
+import { REFRESH_COOKIE, requireAuth } from '../../http/access.js';
+import { AppError } from '../../http/app-error.js';
+import { auditContextOf } from '../../http/audit-context.js';
 import { ok } from '../../http/envelope.js';
-import { loginWithPassword, toCheckTokenResponse } from './service.js';
+import { recordAudit } from '../audit/store.js';
+import { loginWithPassword, type LoginEnvironment } from './service.js';
+import { clearSessionCookies, deliverSession } from './session-cookies.js';
+import { refreshSession, toCheckTokenResponse } from './sessions.js';
 import { revokeSession } from './store.js';
 
-const passwordGrantSchema = z.object({
-  tenant: z.string().trim().min(1).max(64).describe('Tenant code'),
-  username: z.string().trim().min(1).max(254).describe('Email or phone number'),
-  password: z.string().min(1).max(128),
-  grant_type: z.literal('password'),
-  remember_me: z.boolean().optional(),
-});
-
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
-  const setSessionCookie = (reply: FastifyReply, token: string, maxAgeSeconds: number | undefined) =>
-    reply.setCookie(SESSION_COOKIE, token, {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: app.config.cookieSecure,
-      path: '/',
-      ...(maxAgeSeconds === undefined ? {} : { maxAge: maxAgeSeconds }),
-    });
+  const environmentOf = (request: Parameters<typeof auditContextOf>[0]): LoginEnvironment => ({
+    database: app.database,
+    clock: app.clock,
+    sessionHours: app.config.sessionHours,
+    audit: auditContextOf(request),
+  });
 
   app.post(
     '/oauth-token',
@@ -31,21 +32,52 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Log in with a password; sets the session cookie and returns the session',
+        summary: 'Log in with a password (console: session cookies; apps: tokens in the body)',
         body: passwordGrantSchema,
-        response: { 200: successEnvelope(checkTokenResponseSchema) },
+        response: { 200: successEnvelope(tokenResponseSchema) },
       },
     },
     async (request, reply) => {
-      const body = request.body;
-      const result = await loginWithPassword(
-        app.database,
-        { tenant: body.tenant, username: body.username, password: body.password, rememberMe: body.remember_me ?? false, app: 'console' },
-        app.config.sessionHours,
-      );
-      const maxAge = result.rememberMe ? Math.floor((result.auth.expiresAt.getTime() - Date.now()) / 1000) : undefined;
-      setSessionCookie(reply, result.token, maxAge);
-      return ok(toCheckTokenResponse(result.auth));
+      const { body } = request;
+      const issued = await loginWithPassword(environmentOf(request), {
+        tenant: body.tenant,
+        username: body.username,
+        password: body.password,
+        rememberMe: body.remember_me ?? false,
+        app: body.app ?? 'console',
+      });
+      return ok(deliverSession(app, reply, issued));
+    },
+  );
+
+  app.post(
+    '/refresh-token',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Exchange a refresh token for a new pair (each refresh token works once)',
+        body: refreshTokenSchema.optional(),
+        response: { 200: successEnvelope(tokenResponseSchema) },
+      },
+    },
+    async (request, reply) => {
+      const presented = request.body?.refresh_token ?? request.cookies[REFRESH_COOKIE];
+      if (!presented) throw new AppError('auth.refreshInvalid');
+      const issued = await refreshSession(app.database, app.clock, presented, async (session) => {
+        await app.database.withTenant(session.accountTenantId, (tx) =>
+          recordAudit(tx, session.accountTenantId, auditContextOf(request), {
+            action: 'ACCOUNT_REFRESH_REUSED',
+            subjectUserId: session.userId,
+            details: { sessionFamily: session.familyId },
+            at: app.clock.now(),
+          }),
+        );
+      }).catch((error: unknown) => {
+        clearSessionCookies(reply);
+        throw error;
+      });
+      return ok(deliverSession(app, reply, issued));
     },
   );
 
@@ -55,7 +87,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'session' },
       schema: {
         tags: ['auth'],
-        summary: 'The current session, or 401 / 403 (logged in elsewhere)',
+        summary: 'The current session, or 401 (none or expired) / 403 (logged in elsewhere)',
         response: { 200: successEnvelope(checkTokenResponseSchema) },
       },
     },
@@ -82,8 +114,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags: ['auth'], summary: 'End the current session', response: { 200: successEnvelope(z.null()) } },
     },
     async (request, reply) => {
-      await revokeSession(app.database.system, requireAuth(request).sessionId, 'logout');
-      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      const auth = requireAuth(request);
+      await revokeSession(app.database.system, auth.sessionId, 'logout', app.clock.now());
+      await app.database.withTenant(auth.accountTenantId, (tx) =>
+        recordAudit(tx, auth.accountTenantId, auditContextOf(request), { action: 'ACCOUNT_LOGOUT', subjectUserId: auth.userId, at: app.clock.now() }),
+      );
+      clearSessionCookies(reply);
       return ok(null);
     },
   );

@@ -1,63 +1,99 @@
-import { DEFAULT_ROLE_PERMISSIONS, PLATFORM_ROLES, ROLE_CODES, type CheckTokenResponse, type RoleCode } from '@rpm/contracts';
+import { LIMITS, PLATFORM_ROLES, type AuditAction } from '@rpm/contracts';
 import type { Database } from '../../db/database.js';
-import type { AuthContext } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
-import { findActiveTenantByCode, findPlatformTenant, findTenantById } from '../tenants/store.js';
+import { HOUR, MINUTE, type Clock } from '../../lib/clock.js';
+import { recordAudit, type AuditContext } from '../audit/store.js';
+import { findActiveTenantByCode, findPlatformTenant, type TenantRow } from '../tenants/store.js';
 import { verifyPassword } from './passwords.js';
+import { issueSession, type IssuedSession } from './sessions.js';
 import {
-  findSessionByTokenHash,
-  findTenantUserById,
-  findTenantUserByLogin,
-  replaceSessions,
-  type LoginCandidate,
+  clearFailedLogins,
+  countThrottleFailure,
+  findUserByLogin,
+  readThrottle,
+  recordFailedLogin,
+  revokeUserSessions,
+  type UserRow,
 } from './store.js';
-import { hashToken, newSessionToken } from './tokens.js';
 
-const REMEMBER_ME_HOURS = 24 * 30;
+/** Failed logins from one address before it must wait (shared by every process). */
+export const THROTTLE = { failures: 20, windowMilliseconds: 15 * MINUTE } as const;
 
-function asRole(role: string): RoleCode {
-  const found = ROLE_CODES.find((code) => code === role);
-  if (found === undefined) throw new Error(`unknown role ${role} in the database`);
-  return found;
+export type ClientApp = 'console' | 'patient' | 'doctor';
+
+export interface LoginEnvironment {
+  database: Database;
+  clock: Clock;
+  sessionHours: number;
+  audit: AuditContext;
 }
 
-export function toCheckTokenResponse(auth: AuthContext): CheckTokenResponse {
-  return {
-    userId: auth.userId,
-    tenantId: auth.tenantId,
-    role: auth.role,
-    fullName: auth.fullName,
-    expiresAt: auth.expiresAt.toISOString(),
-  };
+const throttleKey = (audit: AuditContext) => `ip:${audit.ip ?? 'unknown'}`;
+
+export async function assertNotThrottled(environment: LoginEnvironment): Promise<void> {
+  const failures = await readThrottle(environment.database.system, throttleKey(environment.audit), environment.clock.now(), THROTTLE.windowMilliseconds);
+  if (failures >= THROTTLE.failures) throw new AppError('auth.throttled');
 }
 
-/** Turns a presented token into the caller's context, or the error the console reacts to. */
-export async function resolveSession(database: Database, token: string): Promise<AuthContext> {
-  const session = await findSessionByTokenHash(database.system, hashToken(token));
-  if (session === undefined) throw new AppError('auth.unauthorized');
-  if (session.revokedAt !== null) {
-    throw new AppError(session.revokedReason === 'replaced' ? 'auth.loggedInElsewhere' : 'auth.unauthorized');
+export async function countFailure(environment: LoginEnvironment): Promise<void> {
+  await countThrottleFailure(environment.database.system, throttleKey(environment.audit), environment.clock.now(), THROTTLE.windowMilliseconds);
+}
+
+export async function findTenantForLogin(environment: LoginEnvironment, code: string): Promise<TenantRow> {
+  const tenant = await findActiveTenantByCode(environment.database.system, code);
+  if (tenant === undefined) {
+    await countFailure(environment);
+    throw new AppError('tenant.notFound');
   }
-  if (session.expiresAt.getTime() <= Date.now()) throw new AppError('auth.sessionExpired');
+  return tenant;
+}
 
-  const [actingTenant, accountTenant] = await Promise.all([
-    findTenantById(database.system, session.tenantId),
-    findTenantById(database.system, session.accountTenantId),
-  ]);
-  if (actingTenant?.status !== 'ACTIVE' || accountTenant?.status !== 'ACTIVE') throw new AppError('auth.unauthorized');
-  const user = await database.withTenant(session.accountTenantId, (tx) => findTenantUserById(tx, session.userId));
-  if (user?.status !== 'ACTIVE') throw new AppError('auth.unauthorized');
-  const role = asRole(session.role);
-  return {
-    sessionId: session.id,
-    userId: session.userId,
-    accountTenantId: session.accountTenantId,
-    tenantId: session.tenantId,
-    role,
-    fullName: `${user.firstName} ${user.lastName}`.trim(),
-    expiresAt: session.expiresAt,
-    permissions: new Set(DEFAULT_ROLE_PERMISSIONS[role]),
-  };
+/**
+ * The account a username (email or phone) names for a login into `tenant`: a user of that tenant,
+ * else platform staff (users of the platform tenant with a platform role), who act inside it.
+ */
+export async function findLoginAccount(database: Database, tenant: TenantRow, username: string): Promise<UserRow | undefined> {
+  const own = await database.withTenant(tenant.id, (tx) => findUserByLogin(tx, username.trim()));
+  if (own !== undefined || tenant.isPlatform) return own;
+  const platform = await findPlatformTenant(database.system);
+  const staff = await database.withTenant(platform.id, (tx) => findUserByLogin(tx, username.trim()));
+  return staff && (PLATFORM_ROLES as readonly string[]).includes(staff.role) ? staff : undefined;
+}
+
+function isLocked(user: UserRow, now: Date): boolean {
+  return user.status === 'LOCKED' || (user.lockedUntil !== null && user.lockedUntil.getTime() > now.getTime());
+}
+
+/**
+ * Everything a login needs once the person has proven who they are, whichever the proof:
+ * account state, the doctor-app rule, clearing failures, the session and the audit row.
+ */
+export async function completeLogin(
+  environment: LoginEnvironment,
+  options: { tenant: TenantRow; user: UserRow; app: ClientApp; rememberMe: boolean; action: AuditAction },
+): Promise<IssuedSession> {
+  const { database, clock } = environment;
+  const { user } = options;
+  if (isLocked(user, clock.now())) throw new AppError('auth.accountLocked');
+  if (user.status !== 'ACTIVE') throw new AppError('auth.accountDisabled');
+  if (options.app === 'doctor' && user.role !== 'DOCTOR') throw new AppError('auth.doctorOnly');
+  const issued = await issueSession(database, clock, {
+    user,
+    actingTenantId: options.tenant.id,
+    app: options.app,
+    rememberMe: options.rememberMe,
+    sessionHours: environment.sessionHours,
+  });
+  await database.withTenant(user.tenantId, async (tx) => {
+    if (user.failedLogins > 0 || user.lockedUntil !== null) await clearFailedLogins(tx, user.id);
+    await recordAudit(tx, user.tenantId, { ...environment.audit, actorUserId: user.id, actorTenantId: user.tenantId }, {
+      action: options.action,
+      subjectUserId: user.id,
+      details: { app: options.app, actingTenantId: options.tenant.id, sessionFamily: issued.session.familyId },
+      at: clock.now(),
+    });
+  });
+  return issued;
 }
 
 export interface PasswordLogin {
@@ -65,50 +101,59 @@ export interface PasswordLogin {
   username: string;
   password: string;
   rememberMe: boolean;
-  app: 'console' | 'patient' | 'doctor';
+  app: ClientApp;
 }
 
 /**
- * Password grant. A user of the chosen tenant is looked up first, then platform staff (users of
- * the platform tenant, who act inside the tenant they chose). Unknown user and wrong password
- * answer the same, after the same work.
+ * Password grant. Unknown user and wrong password answer the same, after the same work. Five
+ * failures in a row lock the account for 24 hours; a locked account is refused even with the
+ * right password. Every failure also counts against the caller's address.
  */
-export async function loginWithPassword(
-  database: Database,
-  login: PasswordLogin,
-  sessionHours: number,
-): Promise<{ token: string; auth: AuthContext; rememberMe: boolean }> {
-  const tenant = await findActiveTenantByCode(database.system, login.tenant);
-  if (tenant === undefined) {
-    await verifyPassword(undefined, login.password);
-    throw new AppError('tenant.notFound');
+export async function loginWithPassword(environment: LoginEnvironment, login: PasswordLogin): Promise<IssuedSession> {
+  const { database, clock } = environment;
+  await assertNotThrottled(environment);
+  const tenant = await findTenantForLogin(environment, login.tenant);
+  const user = await findLoginAccount(database, tenant, login.username);
+  const isPasswordRight = await verifyPassword(user?.passwordHash, login.password);
+
+  if (user === undefined) {
+    await countFailure(environment);
+    await database.withTenant(tenant.id, (tx) =>
+      recordAudit(tx, tenant.id, environment.audit, { action: 'ACCOUNT_LOGIN_FAILED', details: { reason: 'unknown_account' }, at: clock.now() }),
+    );
+    throw new AppError('auth.wrongCredentials');
   }
-  const username = login.username.trim();
-  const candidate: LoginCandidate | undefined =
-    (await database.withTenant(tenant.id, (tx) => findTenantUserByLogin(tx, username))) ??
-    (await findPlatformStaffByLogin(database, username));
-  const isPasswordRight = await verifyPassword(candidate?.passwordHash, login.password);
-  if (candidate === undefined || !isPasswordRight) throw new AppError('auth.wrongCredentials');
-  if (candidate.status === 'LOCKED') throw new AppError('auth.accountLocked');
-  if (candidate.status !== 'ACTIVE') throw new AppError('auth.accountDisabled');
-
-  const token = newSessionToken();
-  const hours = login.rememberMe ? REMEMBER_ME_HOURS : sessionHours;
-  await replaceSessions(database.system, {
-    tokenHash: hashToken(token),
-    userId: candidate.id,
-    accountTenantId: candidate.tenantId,
-    tenantId: tenant.id,
-    role: candidate.role,
-    app: login.app,
-    expiresAt: new Date(Date.now() + hours * 3_600_000),
-  });
-  return { token, auth: await resolveSession(database, token), rememberMe: login.rememberMe };
-}
-
-
-async function findPlatformStaffByLogin(database: Database, username: string): Promise<LoginCandidate | undefined> {
-  const platform = await findPlatformTenant(database.system);
-  const staff = await database.withTenant(platform.id, (tx) => findTenantUserByLogin(tx, username));
-  return staff && (PLATFORM_ROLES as readonly string[]).includes(staff.role) ? staff : undefined;
+  if (isLocked(user, clock.now())) {
+    await countFailure(environment);
+    throw new AppError('auth.accountLocked');
+  }
+  if (!isPasswordRight) {
+    await countFailure(environment);
+    const now = clock.now();
+    const failure = await database.withTenant(user.tenantId, async (tx) => {
+      const result = await recordFailedLogin(tx, user.id, now, { limit: LIMITS.failedLoginsBeforeLock, lockMilliseconds: LIMITS.lockHours * HOUR });
+      await recordAudit(tx, user.tenantId, environment.audit, {
+        action: 'ACCOUNT_LOGIN_FAILED',
+        subjectUserId: user.id,
+        details: { reason: 'wrong_password', failedLogins: result.failedLogins },
+        at: now,
+      });
+      const justLocked = result.lockedUntil !== null && result.failedLogins >= LIMITS.failedLoginsBeforeLock;
+      if (justLocked) {
+        await recordAudit(tx, user.tenantId, environment.audit, {
+          action: 'ACCOUNT_LOCKED',
+          subjectUserId: user.id,
+          details: { until: result.lockedUntil?.toISOString(), failedLogins: result.failedLogins },
+          at: now,
+        });
+      }
+      return { justLocked };
+    });
+    if (failure.justLocked) {
+      await revokeUserSessions(database.system, [user.id], 'locked', now);
+      throw new AppError('auth.accountLocked');
+    }
+    throw new AppError('auth.wrongCredentials');
+  }
+  return completeLogin(environment, { tenant, user, app: login.app, rememberMe: login.rememberMe, action: 'ACCOUNT_LOGIN' });
 }

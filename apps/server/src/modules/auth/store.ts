@@ -1,58 +1,170 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { SystemStore, TenantTransaction } from '../../db/database.js';
-import { sessions, users } from '../../db/schema.js';
+import { loginThrottle, roles, sessions, users } from '../../db/schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
-
-export interface LoginCandidate {
-  id: string;
-  tenantId: string;
-  role: string;
-  firstName: string;
-  lastName: string;
-  status: string;
-  passwordHash: string | null;
-}
+export type UserRow = typeof users.$inferSelect;
+export type RevokeReason = NonNullable<SessionRow['revokedReason']>;
 
 export async function findSessionByTokenHash(system: SystemStore, tokenHash: Buffer): Promise<SessionRow | undefined> {
   const rows = await system.select().from(sessions).where(eq(sessions.tokenHash, tokenHash)).limit(1);
   return rows[0];
 }
 
+export async function findSessionByRefreshHash(system: SystemStore, refreshHash: Buffer): Promise<SessionRow | undefined> {
+  const rows = await system.select().from(sessions).where(eq(sessions.refreshHash, refreshHash)).limit(1);
+  return rows[0];
+}
+
+type NewSession = Omit<typeof sessions.$inferInsert, 'id' | 'familyId'> & { familyId?: string };
+
 /** Creates a session and ends the user's other active sessions of the same app (one per app). */
-export async function replaceSessions(
-  system: SystemStore,
-  session: Omit<typeof sessions.$inferInsert, 'id'>,
-): Promise<SessionRow> {
+export async function replaceSessions(system: SystemStore, session: NewSession, now: Date): Promise<SessionRow> {
   return system.transaction(async (tx) => {
     await tx
       .update(sessions)
-      .set({ revokedAt: sql`now()`, revokedReason: 'replaced' })
+      .set({ revokedAt: now, revokedReason: 'replaced' })
       .where(and(eq(sessions.userId, session.userId), eq(sessions.app, session.app ?? 'console'), isNull(sessions.revokedAt)));
-    const [created] = await tx.insert(sessions).values({ id: uuidv7(), ...session }).returning();
+    const id = uuidv7();
+    const [created] = await tx.insert(sessions).values({ id, familyId: id, createdAt: now, lastSeenAt: now, ...session }).returning();
     if (!created) throw new Error('session insert returned no row');
     return created;
   });
 }
 
-export async function revokeSession(system: SystemStore, sessionId: string, reason: 'logout' | 'expired'): Promise<void> {
+/**
+ * Rotates a refresh token: the presented row is retired and a new row of the same family is
+ * created, atomically. Returns undefined when the row was already retired (a concurrent or
+ * repeated use of the same refresh token).
+ */
+export async function rotateSession(
+  system: SystemStore,
+  previous: SessionRow,
+  next: Pick<SessionRow, 'tokenHash' | 'refreshHash' | 'expiresAt'>,
+  now: Date,
+): Promise<SessionRow | undefined> {
+  return system.transaction(async (tx) => {
+    const retired = await tx
+      .update(sessions)
+      .set({ revokedAt: now, revokedReason: 'rotated' })
+      .where(and(eq(sessions.id, previous.id), isNull(sessions.revokedAt)))
+      .returning({ id: sessions.id });
+    if (retired.length === 0) return undefined;
+    const [created] = await tx
+      .insert(sessions)
+      .values({
+        id: uuidv7(),
+        familyId: previous.familyId,
+        userId: previous.userId,
+        accountTenantId: previous.accountTenantId,
+        tenantId: previous.tenantId,
+        role: previous.role,
+        app: previous.app,
+        rememberMe: previous.rememberMe,
+        refreshExpiresAt: previous.refreshExpiresAt,
+        createdAt: now,
+        lastSeenAt: now,
+        ...next,
+      })
+      .returning();
+    return created;
+  });
+}
+
+export async function revokeSession(system: SystemStore, sessionId: string, reason: RevokeReason, now: Date): Promise<void> {
   await system
     .update(sessions)
-    .set({ revokedAt: sql`now()`, revokedReason: reason })
+    .set({ revokedAt: now, revokedReason: reason })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
-export async function findTenantUserByLogin(tx: TenantTransaction, username: string): Promise<LoginCandidate | undefined> {
+export async function revokeFamily(system: SystemStore, familyId: string, reason: RevokeReason, now: Date): Promise<void> {
+  await system
+    .update(sessions)
+    .set({ revokedAt: now, revokedReason: reason })
+    .where(and(eq(sessions.familyId, familyId), isNull(sessions.revokedAt)));
+}
+
+/** Ends every active session of the given users (role change, disable, lock, delete…). */
+export async function revokeUserSessions(system: SystemStore, userIds: string[], reason: RevokeReason, now: Date): Promise<number> {
+  if (userIds.length === 0) return 0;
+  const revoked = await system
+    .update(sessions)
+    .set({ revokedAt: now, revokedReason: reason })
+    .where(and(inArray(sessions.userId, userIds), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return revoked.length;
+}
+
+export async function findUserByLogin(tx: TenantTransaction, username: string): Promise<UserRow | undefined> {
   const rows = await tx
     .select()
     .from(users)
-    .where(or(sql`lower(${users.email}) = lower(${username})`, eq(users.phone, username)))
+    .where(and(or(sql`lower(${users.email}) = lower(${username})`, eq(users.phone, username)), isNull(users.deletedAt)))
     .limit(1);
   return rows[0];
 }
 
-export async function findTenantUserById(tx: TenantTransaction, id: string) {
+export async function findUserById(tx: TenantTransaction, id: string): Promise<UserRow | undefined> {
   const rows = await tx.select().from(users).where(eq(users.id, id)).limit(1);
   return rows[0];
+}
+
+export async function findCustomRolePermissions(tx: TenantTransaction, roleId: string): Promise<string[] | undefined> {
+  const rows = await tx.select({ permissions: roles.permissions }).from(roles).where(eq(roles.id, roleId)).limit(1);
+  return rows[0]?.permissions;
+}
+
+/**
+ * Counts one failed password atomically (parallel attempts cannot slip past the limit). A lock
+ * that has run out starts a new count. Returns the count and the lock, if this failure set one.
+ */
+export async function recordFailedLogin(
+  tx: TenantTransaction,
+  userId: string,
+  now: Date,
+  options: { limit: number; lockMilliseconds: number },
+): Promise<{ failedLogins: number; lockedUntil: Date | null }> {
+  const lockUntil = new Date(now.getTime() + options.lockMilliseconds);
+  const [row] = await tx
+    .update(users)
+    .set({
+      failedLogins: sql`CASE WHEN ${users.lockedUntil} IS NOT NULL AND ${users.lockedUntil} <= ${now} THEN 1 ELSE ${users.failedLogins} + 1 END`,
+      lockedUntil: sql`CASE
+        WHEN ${users.lockedUntil} IS NOT NULL AND ${users.lockedUntil} > ${now} THEN ${users.lockedUntil}
+        WHEN (CASE WHEN ${users.lockedUntil} IS NOT NULL AND ${users.lockedUntil} <= ${now} THEN 1 ELSE ${users.failedLogins} + 1 END) >= ${options.limit} THEN ${lockUntil}::timestamptz
+        ELSE NULL END`,
+    })
+    .where(eq(users.id, userId))
+    .returning({ failedLogins: users.failedLogins, lockedUntil: users.lockedUntil });
+  return { failedLogins: row?.failedLogins ?? 0, lockedUntil: row?.lockedUntil ?? null };
+}
+
+export async function clearFailedLogins(tx: TenantTransaction, userId: string): Promise<void> {
+  await tx.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, userId));
+}
+
+/** Failures from one address within the window (shared by every server process). */
+export async function countThrottleFailure(system: SystemStore, key: string, now: Date, windowMilliseconds: number): Promise<number> {
+  const windowStart = new Date(now.getTime() - windowMilliseconds);
+  const [row] = await system
+    .insert(loginThrottle)
+    .values({ key, windowStartedAt: now, failures: 1 })
+    .onConflictDoUpdate({
+      target: loginThrottle.key,
+      set: {
+        failures: sql`CASE WHEN ${loginThrottle.windowStartedAt} < ${windowStart} THEN 1 ELSE ${loginThrottle.failures} + 1 END`,
+        windowStartedAt: sql`CASE WHEN ${loginThrottle.windowStartedAt} < ${windowStart} THEN ${now}::timestamptz ELSE ${loginThrottle.windowStartedAt} END`,
+      },
+    })
+    .returning({ failures: loginThrottle.failures });
+  return row?.failures ?? 0;
+}
+
+export async function readThrottle(system: SystemStore, key: string, now: Date, windowMilliseconds: number): Promise<number> {
+  const rows = await system.select().from(loginThrottle).where(eq(loginThrottle.key, key)).limit(1);
+  const row = rows[0];
+  if (!row || row.windowStartedAt.getTime() < now.getTime() - windowMilliseconds) return 0;
+  return row.failures;
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { SystemStore } from '../../db/database.js';
 import { tenants, tenantSettings } from '../../db/schema.js';
 
@@ -37,4 +37,8 @@ export async function findTenantById(system: SystemStore, id: string): Promise<T
 export async function readTenantSettings(system: SystemStore, tenantId: string): Promise<Map<string, string>> {
   const rows = await system.select().from(tenantSettings).where(eq(tenantSettings.tenantId, tenantId));
   return new Map(rows.map((row) => [row.key, row.value]));
+}
+
+export function findTenantsByIds(system: SystemStore, ids: string[]): Promise<TenantRow[]> {
+  return system.select().from(tenants).where(inArray(tenants.id, [...new Set(ids)]));
 }

@@ -1,0 +1,21 @@
+import { checkPassword, parsePasswordRule, type PasswordRule } from '@rpm/contracts';
+import type { SystemStore } from '../../db/database.js';
+import { AppError } from '../../http/app-error.js';
+import { readTenantSettings } from '../tenants/store.js';
+
+export async function passwordRuleOf(system: SystemStore, tenantId: string): Promise<PasswordRule> {
+  return parsePasswordRule((await readTenantSettings(system, tenantId)).get('PASSWORD_RULE'));
+}
+
+/**
+ * Refuses a password that breaks the tenant's rule, with the most specific code: characters
+ * outside the allowed set, a common password, else "too weak" listing what is missing.
+ */
+export function assertAcceptablePassword(password: string, rule: PasswordRule, field = 'body.newPassword'): void {
+  const problems = checkPassword(password, rule);
+  if (problems.length === 0) return;
+  const fieldErrors = problems.map((problem) => ({ field, code: problem, message: problem }));
+  if (problems.includes('invalidCharacters')) throw new AppError('password.invalidCharacters', { fieldErrors });
+  if (problems.includes('common')) throw new AppError('password.common', { fieldErrors });
+  throw new AppError('password.tooWeak', { fieldErrors });
+}

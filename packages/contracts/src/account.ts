@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { emailSchema, phoneSchema, tenantCodeSchema } from './auth.js';
+import { LIMITS } from './limits.js';
+import { PERMISSIONS, type Permission } from './permissions.js';
+import { ROLE_CODES } from './roles.js';
+
+export const GENDERS = ['MALE', 'FEMALE', 'OTHER'] as const;
+export const BLOOD_TYPES = ['A+', 'A-', 'B+', 'B-', 'AB+', 'AB-', 'O+', 'O-'] as const;
+export const ACCOUNT_STATUSES = ['ACTIVE', 'DISABLED', 'UNACTIVATED', 'LOCKED', 'DELETED'] as const;
+
+/** Names may not contain digits (spec §5). */
+export const personNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(60)
+  .regex(/^[^\d]*$/, { error: 'must not contain digits' });
+const optionalName = z.string().trim().max(60).regex(/^[^\d]*$/, { error: 'must not contain digits' });
+
+/** ISO date (yyyy-MM-dd) not in the future. */
+export const pastDateSchema = z.iso.date().refine((value) => value <= new Date().toISOString().slice(0, 10), {
+  error: 'must not be in the future',
+});
+
+export function ageInYears(birthday: string, today = new Date()): number {
+  const [year = 0, month = 1, day = 1] = birthday.split('-').map(Number);
+  let age = today.getUTCFullYear() - year;
+  if (today.getUTCMonth() + 1 < month || (today.getUTCMonth() + 1 === month && today.getUTCDate() < day)) age--;
+  return age;
+}
+export const adultBirthdaySchema = pastDateSchema.refine((value) => ageInYears(value) >= LIMITS.minimumAgeYears, {
+  error: 'must be at least 18 years ago',
+});
+
+/** IANA time zones the runtime knows. */
+export function isSupportedTimeZone(timeZone: string): boolean {
+  try {
+    return Intl.supportedValuesOf('timeZone').includes(timeZone) || timeZone === 'UTC';
+  } catch {
+    return false;
+  }
+}
+
+export const profileSchema = z.object({
+  id: z.uuid(),
+  role: z.enum(ROLE_CODES),
+  customRole: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  firstName: z.string(),
+  middleName: z.string(),
+  lastName: z.string(),
+  nickName: z.string(),
+  gender: z.enum(GENDERS).nullable(),
+  birthday: z.string().nullable(),
+  bloodType: z.enum(BLOOD_TYPES).nullable(),
+  skinColor: z.string(),
+  heightCm: z.number().nullable(),
+  weightKg: z.number().nullable(),
+  address: z.object({ country: z.string(), province: z.string(), district: z.string(), ward: z.string(), line: z.string() }),
+  medicalNotes: z.string(),
+  hasAvatar: z.boolean(),
+  language: z.string(),
+  timeZone: z.string(),
+  status: z.enum(ACCOUNT_STATUSES),
+  createdAt: z.iso.datetime(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+/** PUT /account/me/profile. Email and phone change through verification, not here. */
+export const profileUpdateSchema = z.object({
+  firstName: personNameSchema,
+  middleName: optionalName.default(''),
+  lastName: personNameSchema,
+  nickName: z.string().trim().max(60).default(''),
+  gender: z.enum(GENDERS),
+  birthday: adultBirthdaySchema,
+  bloodType: z.enum(BLOOD_TYPES).nullable().default(null),
+  skinColor: z.string().trim().max(40).default(''),
+  heightCm: z.number().gt(0).lt(300).nullable().default(null),
+  weightKg: z.number().gt(1).lt(700).nullable().default(null),
+  address: z.object({
+    country: z.string().trim().min(1).max(80),
+    province: z.string().trim().max(80).default(''),
+    district: z.string().trim().max(80).default(''),
+    ward: z.string().trim().max(80).default(''),
+    line: z.string().trim().min(1).max(200),
+  }),
+  medicalNotes: z.string().trim().max(2000).default(''),
+});
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+export const updateLanguageSchema = z.object({
+  lang: z.string().trim().toLowerCase().describe('en or vi; the Canadian variant "can" is stored as en'),
+});
+export const updateTimeZoneSchema = z.object({ tz: z.string().trim().min(1).max(64) });
+
+export const changePasswordSchema = z.object({
+  password: z.string().min(1).max(128).describe('Current password'),
+  newPassword: z.string().min(1).max(128),
+});
+export const adminSetPasswordSchema = z.object({
+  userId: z.uuid(),
+  newPassword: z.string().min(1).max(128),
+});
+
+export const REGISTRATION_PURPOSES = ['PERSONAL_MONITORING', 'FAMILY_CARE', 'CLINICAL_PROGRAM', 'OTHER'] as const;
+export const registerSchema = z.object({
+  tenant: tenantCodeSchema.optional(),
+  firstName: personNameSchema,
+  lastName: personNameSchema,
+  email: emailSchema,
+  phone: phoneSchema.optional(),
+  birthday: adultBirthdaySchema,
+  password: z.string().min(1).max(128),
+  purpose: z.enum(REGISTRATION_PURPOSES),
+  acceptTerms: z.literal(true, { error: 'the terms must be accepted' }),
+  acceptPrivacy: z.literal(true, { error: 'the privacy policy must be accepted' }),
+  role: z.enum(['PATIENT', 'DOCTOR']).default('PATIENT'),
+});
+export const createVerificationTokenSchema = z.object({ tenant: tenantCodeSchema, email: emailSchema });
+export const verifyRegisterSchema = z.object({ tenant: tenantCodeSchema, email: emailSchema, token: z.string().regex(/^\d{6}$/) });
+
+export const auditEntrySchema = z.object({
+  id: z.uuid(),
+  occurredAt: z.iso.datetime(),
+  action: z.string(),
+  actorUserId: z.uuid().nullable(),
+  subjectUserId: z.uuid().nullable(),
+  targetType: z.string().nullable(),
+  targetId: z.string().nullable(),
+  ip: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+});
+export const logHistoryQuerySchema = z.object({
+  page: z.coerce.number().int().min(0).default(0),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+  userId: z.uuid().optional().describe('Another user’s history (needs staff.view)'),
+  action: z.string().max(64).optional(),
+  from: z.iso.datetime().optional(),
+  to: z.iso.datetime().optional(),
+});
+
+// Custom roles ------------------------------------------------------------------------------
+
+const permissionSchema = z.enum(PERMISSIONS as [Permission, ...Permission[]]);
+export const customRoleSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  description: z.string(),
+  baseRole: z.enum(ROLE_CODES),
+  permissions: z.array(permissionSchema),
+  userCount: z.number().int(),
+  updatedAt: z.iso.datetime(),
+});
+export type CustomRole = z.infer<typeof customRoleSchema>;
+export const roleInputSchema = z.object({
+  name: z.string().trim().min(1).max(80),
+  description: z.string().trim().max(500).default(''),
+  baseRole: z.enum(ROLE_CODES),
+  permissions: z.array(permissionSchema).min(1).max(PERMISSIONS.length),
+});
+export const defaultRoleSchema = z.object({ code: z.enum(ROLE_CODES), permissions: z.array(permissionSchema) });
+export const assignRoleSchema = z.object({
+  userId: z.uuid(),
+  /** A default role code or a custom role id: at least one role must be chosen. */
+  role: z.union([z.enum(ROLE_CODES), z.uuid()]),
+});
