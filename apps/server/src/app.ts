@@ -20,7 +20,11 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { installAccessControl, isApiPath, type API_PREFIXES } from './http/access.js';
 import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { accountRoutes, manageAccountRoutes } from './modules/account/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { messagingPlugin } from './modules/messaging/plugin.js';
+import { roleRoutes } from './modules/roles/routes.js';
+import { verificationAccountRoutes, verificationAuthRoutes } from './modules/verification/routes.js';
 import { resolveSession } from './modules/auth/sessions.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { accountTenantRoutes, manageTenantRoutes } from './modules/tenants/routes.js';
@@ -39,9 +43,9 @@ declare module 'fastify' {
  * A new domain adds its plugin here; unknown paths under a prefix answer the 404 envelope.
  */
 const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]> = {
-  '/auth': [authRoutes],
-  '/account': [accountTenantRoutes],
-  '/manage': [manageTenantRoutes],
+  '/auth': [authRoutes, verificationAuthRoutes],
+  '/account': [accountTenantRoutes, accountRoutes, verificationAccountRoutes, roleRoutes],
+  '/manage': [manageTenantRoutes, manageAccountRoutes],
   '/health': [],
   '/notification': [],
   '/collector': [],
@@ -111,6 +115,7 @@ export async function buildApp({ config, database, clock = systemClock, logger }
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
   await app.register(systemRoutes);
+  await app.register(messagingPlugin);
   for (const [prefix, plugins] of Object.entries(API_MODULES)) {
     for (const plugin of plugins) await app.register(plugin, { prefix });
   }
