@@ -57,7 +57,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Exchange a refresh token for a new pair (each refresh token works once)',
-        body: refreshTokenSchema.optional(),
+        body: refreshTokenSchema.nullish(),
         response: { 200: successEnvelope(tokenResponseSchema) },
       },
     },
