@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, phoneSchema, tenantCodeSchema } from './auth.js';
+import { emailSchema, otpSentResponseSchema, phoneSchema, tenantCodeSchema } from './auth.js';
 import { LIMITS } from './limits.js';
 import { PERMISSIONS, type Permission } from './permissions.js';
 import { ROLE_CODES } from './roles.js';
@@ -103,6 +103,10 @@ export const adminSetPasswordSchema = z.object({
   userId: z.uuid(),
   newPassword: z.string().min(1).max(128),
 });
+/** POST /account/admin/user/unlock. */
+export const unlockUserSchema = z.object({ userId: z.uuid() });
+/** Avatar uploads that name the account by username (email or phone). */
+export const usernameQuerySchema = z.object({ username: z.string().trim().min(1).max(254).describe('Email or phone number') });
 
 export const REGISTRATION_PURPOSES = ['PERSONAL_MONITORING', 'FAMILY_CARE', 'CLINICAL_PROGRAM', 'OTHER'] as const;
 export const registerSchema = z.object({
@@ -120,6 +124,12 @@ export const registerSchema = z.object({
 });
 export const createVerificationTokenSchema = z.object({ tenant: tenantCodeSchema, email: emailSchema });
 export const verifyRegisterSchema = z.object({ tenant: tenantCodeSchema, email: emailSchema, token: z.string().regex(/^\d{6}$/) });
+/** POST /auth/email-register: the registration form and the emailed code in one step (PATIENT, ACTIVE at once). */
+export const emailRegisterSchema = registerSchema.omit({ tenant: true, role: true }).extend(verifyRegisterSchema.shape);
+/** Answer of POST /account/register: the account waits for the emailed code. */
+export const registrationResponseSchema = otpSentResponseSchema.extend({ status: z.enum(ACCOUNT_STATUSES) });
+/** Answer of the verification calls; a doctor stays UNACTIVATED until a health-center admin approves. */
+export const verifyRegisterResponseSchema = z.object({ status: z.enum(ACCOUNT_STATUSES), awaitingApproval: z.boolean() });
 
 export const auditEntrySchema = z.object({
   id: z.uuid(),
@@ -166,3 +176,18 @@ export const assignRoleSchema = z.object({
   /** A default role code or a custom role id: at least one role must be chosen. */
   role: z.union([z.enum(ROLE_CODES), z.uuid()]),
 });
+
+export const roleListQuerySchema = z.object({
+  page: z.coerce.number().int().min(0).default(0),
+  size: z.coerce.number().int().min(1).max(100).default(20),
+  search: z.string().trim().max(80).optional(),
+});
+export const assignableUserSchema = z.object({
+  id: z.uuid(),
+  fullName: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  role: z.enum(ROLE_CODES),
+  customRole: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+});
+export type AssignableUser = z.infer<typeof assignableUserSchema>;

@@ -62,6 +62,8 @@ export const resetPasswordSchema = z.object({
   otp: otpCodeSchema,
   newPassword: z.string().min(1).max(128),
 });
+/** POST /account/forgot-password/send: where the reset code goes (type) for which account (username). */
+export const forgotPasswordSendSchema = resetPasswordSchema.pick({ tenant: true, type: true, username: true });
 
 /** OTP life cycle constants (spec: 6 digits, single use, expiry, attempt limit, resend cooldown). */
 export const OTP_RULES = { digits: 6, ttlSeconds: 300, maxAttempts: 5, resendCooldownSeconds: 60 } as const;

@@ -57,6 +57,9 @@ export const ERROR_STATUS = {
   'role.exists': 409,
   'role.notFound': 404,
   'role.required': 400,
+  'role.inUse': 409,
+  /** A role may only grant permissions its author holds. */
+  'role.cannotGrant': 403,
   'file.tooLarge': 413,
   'file.unsupportedType': 415,
   'file.missing': 400,

@@ -60,9 +60,9 @@ export function checkPassword(password: string, rule: PasswordRule = DEFAULT_PAS
   if (rule.lower && !/[a-z]/.test(password)) problems.push('needsLower');
   if (rule.upper && !/[A-Z]/.test(password)) problems.push('needsUpper');
   if (rule.digit && !/\d/.test(password)) problems.push('needsDigit');
-  const specials = [...rule.special];
-  if (specials.length > 0 && ![...password].some((character) => specials.includes(character))) problems.push('needsSpecial');
-  if ([...password].some((character) => !/[A-Za-z0-9]/.test(character) && !specials.includes(character))) {
+  const specials = Array.from(rule.special);
+  if (specials.length > 0 && !Array.from(password).some((character) => specials.includes(character))) problems.push('needsSpecial');
+  if (Array.from(password).some((character) => !/[A-Za-z0-9]/.test(character) && !specials.includes(character))) {
     problems.push('invalidCharacters');
   }
   if (problems.length === 0 && isCommonPassword(password)) problems.push('common');

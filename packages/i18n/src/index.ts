@@ -39,6 +39,11 @@ export function pickLanguage(header: string | undefined | null): SupportedLangua
   return DEFAULT_LANGUAGE;
 }
 
+/** The message for a catalogue key in the errors namespace, if there is one. */
+export function findErrorMessage(key: string, language: SupportedLanguage): string | undefined {
+  return lookup(resources[language].errors, key) ?? lookup(resources.en.errors, key);
+}
+
 /** Message for an API error code (e.g. "auth.unauthorized") in the given language. */
 export function translateError(code: string, language: SupportedLanguage): string {
   return (

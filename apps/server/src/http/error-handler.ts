@@ -1,5 +1,5 @@
 import type { FieldError } from '@rpm/contracts';
-import { translateError, type SupportedLanguage } from '@rpm/i18n';
+import { findErrorMessage, translateError, type SupportedLanguage } from '@rpm/i18n';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from './app-error.js';
@@ -38,7 +38,12 @@ function toFieldErrors(issues: ValidationIssue[], context: string | undefined, l
 export function installErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      return sendError(request, reply, error.code, error.fieldErrors);
+      // Field messages given as catalogue keys are rendered in the caller's language.
+      const fieldErrors = error.fieldErrors?.map((fieldError) => ({
+        ...fieldError,
+        message: findErrorMessage(fieldError.message, request.language) ?? fieldError.message,
+      }));
+      return sendError(request, reply, error.code, fieldErrors);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fieldErrors = toFieldErrors(error.validation as ValidationIssue[], error.validationContext, request.language);

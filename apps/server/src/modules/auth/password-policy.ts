@@ -14,7 +14,7 @@ export async function passwordRuleOf(system: SystemStore, tenantId: string): Pro
 export function assertAcceptablePassword(password: string, rule: PasswordRule, field = 'body.newPassword'): void {
   const problems = checkPassword(password, rule);
   if (problems.length === 0) return;
-  const fieldErrors = problems.map((problem) => ({ field, code: problem, message: problem }));
+  const fieldErrors = problems.map((problem) => ({ field, code: problem, message: `validation.password.${problem}` }));
   if (problems.includes('invalidCharacters')) throw new AppError('password.invalidCharacters', { fieldErrors });
   if (problems.includes('common')) throw new AppError('password.common', { fieldErrors });
   throw new AppError('password.tooWeak', { fieldErrors });
