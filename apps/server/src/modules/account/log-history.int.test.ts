@@ -1,0 +1,121 @@
+import type { RoleCode } from '@rpm/contracts';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, logIn, withSession } from '../../../test/app.js';
+import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
+import { createTenant, createTenantUser } from '../../../test/factories.js';
+
+let testDb: TestDatabase;
+let app: FastifyInstance;
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  app = await createTestApp(testDb.database);
+});
+afterAll(async () => {
+  await app.close();
+  await testDb.drop();
+});
+
+interface HistoryPage {
+  items: { id: string; action: string; subjectUserId: string; actorUserId: string | null; occurredAt: string; details: Record<string, unknown> }[];
+  page: number;
+  size: number;
+  total: number;
+}
+
+async function member(tenantId: string, code: string, role: RoleCode) {
+  const user = await createTenantUser(testDb.database, tenantId, { role });
+  return { user, token: await logIn(app, code, user.email ?? '') };
+}
+
+/** A user with a login and three account changes in their history (four entries in all). */
+async function userWithHistory(role: RoleCode = 'DOCTOR') {
+  const tenant = await createTenant(testDb.database);
+  const { user, token } = await member(tenant.id, tenant.code, role);
+  const post = (url: string, payload: object) => app.inject({ method: 'POST', url, payload, ...withSession(token) });
+  await post('/account/me/profile/update-language', { lang: 'vi' });
+  await post('/account/me/profile/update-time-zone', { tz: 'Asia/Bangkok' });
+  await post('/account/me/profile/update-language', { lang: 'en' });
+  return { tenant, user, token };
+}
+
+const history = (token: string, query: Record<string, string> = {}) =>
+  app.inject({ method: 'GET', url: '/account/log/history', query, ...withSession(token) });
+
+describe('GET /account/log/history', () => {
+  it('pages through the caller’s own history, newest first', async () => {
+    const { user, token } = await userWithHistory();
+    const stored = await asOwner<{ count: number }>(testDb.ownerUrl, 'SELECT count(*)::int AS count FROM audit_log WHERE subject_user_id = $1', [user.id]);
+    expect(stored[0]?.count).toBe(4);
+
+    const first = await history(token, { page: '0', size: '3' });
+    expect(first.statusCode).toBe(200);
+    const firstPage = first.json<{ data: HistoryPage }>().data;
+    expect(firstPage).toMatchObject({ page: 0, size: 3, total: 4 });
+    expect(firstPage.items.map((item) => item.action)).toEqual(['ACCOUNT_LANGUAGE_UPDATED', 'ACCOUNT_TIME_ZONE_UPDATED', 'ACCOUNT_LANGUAGE_UPDATED']);
+    expect(firstPage.items[0]).toMatchObject({ subjectUserId: user.id, actorUserId: user.id, details: { language: 'en' } });
+
+    const second = (await history(token, { page: '1', size: '3' })).json<{ data: HistoryPage }>().data;
+    expect(second.items.map((item) => item.action)).toEqual(['ACCOUNT_LOGIN']);
+    const beyond = (await history(token, { page: '5', size: '3' })).json<{ data: HistoryPage }>().data;
+    expect(beyond).toMatchObject({ items: [], total: 4 });
+  });
+
+  it('filters by action and by time', async () => {
+    const { token } = await userWithHistory();
+    const languages = (await history(token, { action: 'ACCOUNT_LANGUAGE_UPDATED' })).json<{ data: HistoryPage }>().data;
+    expect(languages.total).toBe(2);
+    const future = (await history(token, { from: new Date(Date.now() + 60_000).toISOString() })).json<{ data: HistoryPage }>().data;
+    expect(future.total).toBe(0);
+  });
+
+  it('never shows entries about someone else', async () => {
+    const mine = await userWithHistory();
+    const { token: neighbourToken } = await member(mine.tenant.id, mine.tenant.code, 'DOCTOR');
+    const page = (await history(neighbourToken)).json<{ data: HistoryPage }>().data;
+    expect(page.total).toBe(1);
+    expect(page.items.every((item) => item.subjectUserId !== mine.user.id)).toBe(true);
+  });
+
+  it('refuses bad paging with field errors', async () => {
+    const { token } = await userWithHistory();
+    const queries: Record<string, string>[] = [{ page: '-1' }, { size: '0' }, { size: '101' }, { page: 'x' }];
+    for (const query of queries) {
+      const response = await history(token, query);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'common.invalidParameter' });
+    }
+  });
+
+  describe('another account’s history (userId)', () => {
+    it('is shown to staff with staff.view for a user of the acting tenant', async () => {
+      const subject = await userWithHistory();
+      const admin = await member(subject.tenant.id, subject.tenant.code, 'ADMIN');
+      const response = await history(admin.token, { userId: subject.user.id, size: '10' });
+      expect(response.statusCode).toBe(200);
+      const page = response.json<{ data: HistoryPage }>().data;
+      expect(page.total).toBe(4);
+      expect(page.items.every((item) => item.subjectUserId === subject.user.id)).toBe(true);
+    });
+
+    it('is refused to a role without staff.view, who still sees their own through userId', async () => {
+      const subject = await userWithHistory();
+      const doctor = await member(subject.tenant.id, subject.tenant.code, 'DOCTOR');
+      const refused = await history(doctor.token, { userId: subject.user.id });
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'auth.permissionDenied' });
+      const own = await history(doctor.token, { userId: doctor.user.id });
+      expect(own.statusCode).toBe(200);
+      expect(own.json<{ data: HistoryPage }>().data.items.every((item) => item.subjectUserId === doctor.user.id)).toBe(true);
+    });
+
+    it('answers a user of another tenant with 404', async () => {
+      const subject = await userWithHistory();
+      const otherTenant = await createTenant(testDb.database);
+      const admin = await member(otherTenant.id, otherTenant.code, 'ADMIN');
+      const response = await history(admin.token, { userId: subject.user.id });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'account.notFound' });
+    });
+  });
+});
