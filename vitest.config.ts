@@ -32,8 +32,10 @@ export default defineConfig({
           globalSetup: ['./apps/server/test/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // Each file starts its own server and browser; two at once suit a 2-core machine.
+          // Each file starts its own server and browser; two at once suit a 2-core machine, and
+          // they run after the other projects (a later group) so they do not compete for CPU.
           maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

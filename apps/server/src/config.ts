@@ -13,6 +13,20 @@ const postgresUrl = z
     error: 'must be a URL like postgres://user:password@host:5432/database',
   });
 
+const smtpUrl = z
+  .string()
+  .refine((value) => /^smtps?:\/\//.test(value) && URL.canParse(value), {
+    error: 'must be a URL like smtp://user:password@host:587 (STARTTLS when offered) or smtps://user:password@host:465',
+  });
+
+// "address@host" or "Display Name <address@host>": what nodemailer puts in the From header.
+const mailFrom = z
+  .string()
+  .trim()
+  .regex(/^(?:[^<>@]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, {
+    error: 'must be an address like no-reply@example.com or "Clinic <no-reply@example.com>"',
+  });
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -35,6 +49,15 @@ const environmentSchema = z.object({
   CONSOLE_DIR: z.string().optional(),
   COOKIE_SECURE: booleanFromEnv.optional(),
   SESSION_HOURS: z.coerce.number({ error: 'must be a number' }).positive().max(24 * 30).default(12),
+  SMTP_URL: smtpUrl.optional(),
+  MAIL_FROM: mailFrom.default('Remote patient monitoring <no-reply@localhost>'),
+  SMS_PROVIDER: z.enum(['local'], { error: 'must be local (the only SMS provider built in so far)' }).default('local'),
+  OUTBOX_POLL_MS: z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int({ error: 'must be a whole number of milliseconds' })
+    .min(100, { error: 'must be between 100 and 60000 milliseconds' })
+    .max(60_000, { error: 'must be between 100 and 60000 milliseconds' })
+    .default(2000),
 });
 
 export interface Config {
@@ -53,6 +76,14 @@ export interface Config {
   consoleDir: string | undefined;
   cookieSecure: boolean;
   sessionHours: number;
+  /** SMTP server for email; absent means the `local` provider (messages stay in the outbox as delivered). */
+  smtpUrl: string | undefined;
+  /** From header of every email. */
+  mailFrom: string;
+  /** SMS provider adapter; `local` records messages in the outbox without sending them. */
+  smsProvider: 'local';
+  /** How often the outbox dispatcher looks for due messages (it is also kicked after each request). */
+  outboxPollMilliseconds: number;
 }
 
 export class ConfigError extends Error {
@@ -99,6 +130,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     consoleDir: values.CONSOLE_DIR === undefined ? undefined : path.resolve(values.CONSOLE_DIR),
     cookieSecure: values.COOKIE_SECURE ?? values.NODE_ENV === 'production',
     sessionHours: values.SESSION_HOURS,
+    smtpUrl: values.SMTP_URL,
+    mailFrom: values.MAIL_FROM,
+    smsProvider: values.SMS_PROVIDER,
+    outboxPollMilliseconds: values.OUTBOX_POLL_MS,
   };
 }
 

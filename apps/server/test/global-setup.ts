@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import getPort from 'get-port';
 import pg from 'pg';
@@ -30,13 +32,16 @@ export default async function setup(project: TestProject) {
   let adminUrl = process.env.TEST_DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!adminUrl) {
-    const port = await getPort();
-    const embedded = await startEmbeddedPostgres({
-      directory: path.resolve('.tmp', `test-pg-${project.name}`),
-      port,
-    });
+    // A directory of its own per run: several runs (or projects) may be going at once.
+    const directory = mkdtempSync(path.join(tmpdir(), `rpm-test-pg-${project.name}-`));
+    // PostgreSQL runs as its own user, which must be able to enter the directory.
+    chmodSync(directory, 0o755);
+    const embedded = await startEmbeddedPostgres({ directory: path.join(directory, 'data'), port: await getPort() });
     adminUrl = embedded.adminUrl;
-    stopEmbedded = embedded.stop;
+    stopEmbedded = async () => {
+      await embedded.stop();
+      rmSync(directory, { recursive: true, force: true });
+    };
   }
   const templateDatabase = `rpm_tpl_${project.name}_${randomBytes(4).toString('hex')}`;
   await ensureDatabase(adminUrl, templateDatabase);

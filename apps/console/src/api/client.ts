@@ -1,0 +1,98 @@
+import { currentLanguage } from '../i18n';
+import { ApiError, networkError, readEnvelope, type ApiRequestInfo } from './api-error';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** The part of a zod schema the client needs; the schemas themselves come from @rpm/contracts. */
+export interface ResponseSchema<T> {
+  safeParse(data: unknown): { success: true; data: T } | { success: false; error: unknown };
+}
+
+export interface RequestOptions<T> {
+  /** Validates `data` with the contract's schema, so a drifted server fails loudly here, not deep in a screen. */
+  schema?: ResponseSchema<T>;
+  body?: unknown;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * The one way the console calls its API: same-origin cookie session, the UI language as
+ * Accept-Language (so envelope messages come back localised), and every failure turned into an
+ * {@link ApiError} whose kind drives the reactions of spec §7.
+ */
+export async function apiRequest<T>(
+  method: HttpMethod,
+  path: string,
+  options: RequestOptions<T> = {},
+): Promise<T> {
+  try {
+    return await sendOnce(method, path, options);
+  } catch (error) {
+    // The access token lives 15 minutes; the refresh cookie renews it. Only when that fails
+    // does the session end (the original 401 then reaches the §7 reactions).
+    if (!(error instanceof ApiError) || error.code !== 'auth.sessionExpired' || SESSION_PATHS.has(path)) throw error;
+    if (!(await refreshSession())) throw error;
+    return sendOnce(method, path, options);
+  }
+}
+
+/** Calls that must never trigger a refresh themselves. */
+const SESSION_PATHS = new Set(['/auth/refresh-token', '/auth/oauth-token', '/auth/logout']);
+let refreshing: Promise<boolean> | undefined;
+
+/**
+ * Renews the session cookies once for however many calls found the access token expired at the
+ * same moment (a refresh token works only once; a second use would end the session).
+ */
+export function refreshSession(): Promise<boolean> {
+  refreshing ??= fetch('/auth/refresh-token', {
+    method: 'POST',
+    headers: { Accept: 'application/json', 'Accept-Language': currentLanguage() },
+    credentials: 'same-origin',
+  })
+    .then((response) => response.ok)
+    .catch(() => false)
+    .finally(() => {
+      refreshing = undefined;
+    });
+  return refreshing;
+}
+
+async function sendOnce<T>(method: HttpMethod, path: string, options: RequestOptions<T>): Promise<T> {
+  const request: ApiRequestInfo = { method, path };
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Accept-Language': currentLanguage(),
+  };
+  const hasBody = options.body !== undefined;
+  if (hasBody) headers['Content-Type'] = 'application/json';
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: hasBody ? JSON.stringify(options.body) : null,
+      signal: options.signal ?? null,
+    });
+  } catch (error) {
+    // A cancelled query is not a failure to report; let TanStack Query see the abort as is.
+    if (options.signal?.aborted) throw error;
+    throw networkError(request, error);
+  }
+
+  const data = await readEnvelope(response, request);
+  if (!options.schema) return data as T;
+  const parsed = options.schema.safeParse(data);
+  if (!parsed.success) {
+    throw new ApiError({ kind: 'invalidResponse', status: response.status, request, cause: parsed.error });
+  }
+  return parsed.data;
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions<T>, 'body'>) => apiRequest<T>('GET', path, options),
+  post: <T>(path: string, body: unknown, options?: Omit<RequestOptions<T>, 'body'>) =>
+    apiRequest<T>('POST', path, { ...options, body }),
+};

@@ -1,0 +1,116 @@
+import { AppShell, Avatar, Button, Group, NavLink, Stack, Text } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useMatch } from 'react-router';
+import { isApiError } from '../../api/api-error';
+import { notifyError } from '../../lib/notify';
+import { signOut } from '../auth/auth-api';
+import { useEndSession } from '../auth/use-end-session';
+import { LogoutIcon, PulseIcon } from './icons';
+import { LanguageSwitch } from './language-switch';
+import { areaPath, NAV_ITEMS, visibleNavItems, type NavItem } from './navigation';
+import { organisationName, useSession } from './session-context';
+
+function NavEntry({ item, to }: { item: NavItem; to: string }) {
+  const { t } = useTranslation();
+  // The area home is active only on itself; other entries also for their sub-pages.
+  const isActive = useMatch({ path: to, end: item.path === '' }) !== null;
+  const Icon = item.icon;
+  return (
+    <NavLink
+      component={Link}
+      to={to}
+      active={isActive}
+      aria-current={isActive ? 'page' : undefined}
+      label={t(item.labelKey)}
+      leftSection={Icon ? <Icon /> : null}
+      variant="light"
+      style={{ borderRadius: 'var(--mantine-radius-md)' }}
+    />
+  );
+}
+
+function SignOutButton() {
+  const { t } = useTranslation();
+  const endSession = useEndSession();
+  const mutation = useMutation({
+    mutationFn: signOut,
+    // A 401 here means the session was already gone, which is what the user asked for.
+    meta: { handlesAuthErrors: true, errorDisplay: 'inline' },
+    onSuccess: () => {
+      endSession('signedOut');
+    },
+    onError: (error) => {
+      if (isApiError(error) && (error.kind === 'unauthorized' || error.kind === 'loggedInElsewhere')) {
+        endSession('signedOut');
+        return;
+      }
+      // Otherwise the cookie may still be valid: say so rather than pretend the user is signed out.
+      notifyError(error, 'header.signOutFailed');
+    },
+  });
+  return (
+    <Button
+      variant="subtle"
+      color="gray"
+      leftSection={<LogoutIcon />}
+      loading={mutation.isPending}
+      onClick={() => {
+        mutation.mutate();
+      }}
+    >
+      {t('header.signOut')}
+    </Button>
+  );
+}
+
+/** The signed-in frame: header (product, tenant, language, user, sign-out) and role navigation. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const items = visibleNavItems(NAV_ITEMS, session.permissions);
+  const organisation = organisationName(session);
+
+  return (
+    <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 0 }} padding="xl">
+      <AppShell.Header px="lg">
+        <Group h="100%" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
+            <PulseIcon width={24} height={24} color="var(--mantine-primary-color-filled)" />
+            <Text fw={700}>{t('app.name')}</Text>
+            {organisation ? (
+              <Text c="dimmed" fz="sm" truncate="end" maw={280} data-testid="tenant-name">
+                {organisation}
+              </Text>
+            ) : null}
+          </Group>
+          <Group gap="lg" wrap="nowrap">
+            <LanguageSwitch />
+            <Group gap="xs" wrap="nowrap">
+              <Avatar color="initials" name={session.user.fullName} radius="xl" size={34} />
+              <Stack gap={0}>
+                <Text fz="sm" fw={600} lh={1.2} data-testid="user-name">
+                  {session.user.fullName}
+                </Text>
+                <Text fz="xs" c="dimmed" lh={1.2}>
+                  {t(`roles.${session.user.role}`)}
+                </Text>
+              </Stack>
+            </Group>
+            <SignOutButton />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar p="sm" aria-label={t('nav.label')}>
+        <Stack gap={4}>
+          {items.map((item) => (
+            <NavEntry key={item.labelKey} item={item} to={areaPath(session.area, item.path)} />
+          ))}
+        </Stack>
+      </AppShell.Navbar>
+      <AppShell.Main bg="gray.0">
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

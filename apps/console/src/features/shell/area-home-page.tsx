@@ -1,0 +1,50 @@
+import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../lib/format-date';
+import { InfoTile } from './info-tile';
+import { organisationName, useSession } from './session-context';
+import { usePageTitle } from './use-page-title';
+
+/** The area home every role lands on after startup. */
+export function AreaHomePage() {
+  const { t } = useTranslation();
+  const session = useSession();
+  usePageTitle(t('home.pageTitle'));
+  const roleLabel = t(`roles.${session.user.role}`);
+  const organisation = organisationName(session);
+
+  return (
+    <Stack gap="lg" maw={960}>
+      <Paper
+        radius="lg"
+        p="xl"
+        style={{
+          background:
+            'linear-gradient(120deg, var(--mantine-primary-color-7), var(--mantine-primary-color-5))',
+          color: 'var(--mantine-primary-color-contrast)',
+        }}
+      >
+        <Title order={1} fz={28}>
+          {t('home.welcome', { name: session.user.fullName })}
+        </Title>
+        <Text mt="xs" fz="md" opacity={0.92}>
+          {organisation
+            ? t('home.summaryTenant', { role: roleLabel, tenant: organisation })
+            : t('home.summaryPlatform', { role: roleLabel })}
+        </Text>
+      </Paper>
+      <SimpleGrid cols={3} spacing="md">
+        <InfoTile label={t('home.role')} value={roleLabel} testId="home-role" />
+        <InfoTile
+          label={t('home.organisation')}
+          value={organisation ?? t('home.platform')}
+          testId="home-organisation"
+        />
+        <InfoTile label={t('home.sessionUntil')} value={formatDateTime(session.user.expiresAt)} />
+      </SimpleGrid>
+      <Text c="dimmed" fz="sm">
+        {t('home.hint')}
+      </Text>
+    </Stack>
+  );
+}

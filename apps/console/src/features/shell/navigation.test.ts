@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_ROLE_PERMISSIONS } from '@rpm/contracts';
+import { areaPath, NAV_ITEMS, visibleNavItems, type NavItem } from './navigation';
+
+const items: NavItem[] = [
+  { path: '', labelKey: 'nav.home', permission: null },
+  { path: 'account', labelKey: 'nav.account', permission: 'account.view' },
+  { path: 'privacy', labelKey: 'nav.privacy', permission: 'dashboard.view' },
+];
+
+describe('visibleNavItems', () => {
+  it('keeps open entries and those whose permission the user holds, in order', () => {
+    const visible = visibleNavItems(items, new Set(['dashboard.view']));
+    expect(visible.map((item) => item.path)).toEqual(['', 'privacy']);
+  });
+
+  it('shows only open entries to a user without permissions', () => {
+    expect(visibleNavItems(items, new Set()).map((item) => item.path)).toEqual(['']);
+  });
+
+  it('gives a default doctor the home, account and privacy entries of today’s menu', () => {
+    const visible = visibleNavItems(NAV_ITEMS, new Set(DEFAULT_ROLE_PERMISSIONS.DOCTOR));
+    expect(visible.map((item) => item.labelKey)).toEqual(['nav.home', 'nav.account', 'nav.privacy']);
+  });
+});
+
+describe('areaPath', () => {
+  it('builds absolute paths under the role area', () => {
+    expect(areaPath('doctor')).toBe('/doctor');
+    expect(areaPath('doctor-assistant', 'account')).toBe('/doctor-assistant/account');
+    expect(areaPath('sadmin', '/privacy')).toBe('/sadmin/privacy');
+  });
+});

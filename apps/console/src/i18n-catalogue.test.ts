@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { ERROR_CODES, ROLE_CODES } from '@rpm/contracts';
+import { resources, SUPPORTED_LANGUAGES } from '@rpm/i18n';
+import { STARTUP_STEPS } from './features/shell/startup-screen';
+
+type Catalogue = Record<string, unknown>;
+
+function flatten(catalogue: Catalogue, prefix = ''): Map<string, unknown> {
+  const entries = new Map<string, unknown>();
+  for (const [key, value] of Object.entries(catalogue)) {
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      for (const [nested, leaf] of flatten(value as Catalogue, `${prefix}${key}.`)) entries.set(nested, leaf);
+    } else {
+      entries.set(`${prefix}${key}`, value);
+    }
+  }
+  return entries;
+}
+
+const namespaces = ['common', 'errors'] as const;
+
+describe('console catalogues', () => {
+  for (const namespace of namespaces) {
+    it(`${namespace}: vi has exactly the keys of en, each a non-empty string`, () => {
+      const en = flatten(resources.en[namespace]);
+      const vi = flatten(resources.vi[namespace]);
+      expect([...vi.keys()].sort()).toEqual([...en.keys()].sort());
+      for (const language of SUPPORTED_LANGUAGES) {
+        for (const [key, value] of flatten(resources[language][namespace])) {
+          // The privacy policy's empty list fields are the only strings allowed to be empty.
+          if (key.endsWith('.items')) expect(typeof value, key).toBe('string');
+          else
+            expect(typeof value === 'string' && value.trim() !== '', `${language} ${namespace}:${key}`).toBe(
+              true,
+            );
+        }
+      }
+    });
+  }
+
+  it('labels every role and every startup step, and has a message for every error code', () => {
+    for (const language of SUPPORTED_LANGUAGES) {
+      const common = flatten(resources[language].common);
+      const errors = flatten(resources[language].errors);
+      for (const role of ROLE_CODES)
+        expect(common.has(`roles.${role}`), `${language} roles.${role}`).toBe(true);
+      for (const step of STARTUP_STEPS) {
+        expect(common.has(`startup.progress.${step}`)).toBe(true);
+        expect(common.has(`startup.failed.${step}`)).toBe(true);
+      }
+      for (const code of ERROR_CODES) expect(errors.has(code), `${language} errors:${code}`).toBe(true);
+    }
+  });
+
+  it('is really translated: Vietnamese differs from English outside names, with diacritics', () => {
+    const en = flatten(resources.en.common);
+    const vi = flatten(resources.vi.common);
+    // Strings meant to read the same in both languages; a new one is added here on purpose.
+    const identicalOnPurpose = new Set(['app.documentTitle', 'app.name', 'language.en', 'language.vi']);
+    const untranslated = [...vi]
+      .filter(([key, value]) => value !== '' && en.get(key) === value && !identicalOnPurpose.has(key))
+      .map(([key]) => key);
+    expect(untranslated).toEqual([]);
+    expect(vi.get('notFound.title')).toBe('Không tìm thấy trang');
+  });
+});
