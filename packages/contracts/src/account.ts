@@ -191,3 +191,43 @@ export const assignableUserSchema = z.object({
   customRole: z.object({ id: z.uuid(), name: z.string() }).nullable(),
 });
 export type AssignableUser = z.infer<typeof assignableUserSchema>;
+
+// Unit settings and deactivation (account settings) ------------------------------------------
+
+export const UNIT_SYSTEMS = ['metric', 'imperial'] as const;
+export const THERMAL_UNITS = ['C', 'F'] as const;
+export const BLOOD_GLUCOSE_UNITS = ['mg/dL', 'mmol/L'] as const;
+export const URIC_ACID_UNITS = ['mg/dL', 'mmol/L', 'umol/L'] as const;
+
+/** A user's own units; null follows the tenant's setting. */
+export const unitSettingsUpdateSchema = z.object({
+  unitSystem: z.enum(UNIT_SYSTEMS).nullable(),
+  thermalUnit: z.enum(THERMAL_UNITS).nullable(),
+  bloodGlucoseUnit: z.enum(BLOOD_GLUCOSE_UNITS).nullable(),
+  uricAcidUnit: z.enum(URIC_ACID_UNITS).nullable(),
+});
+export const unitSettingsSchema = z.object({
+  /** What the user chose (null: the tenant's). */
+  own: unitSettingsUpdateSchema,
+  /** What applies: own choice or the tenant's setting. */
+  effective: z.object({
+    unitSystem: z.enum(UNIT_SYSTEMS),
+    thermalUnit: z.enum(THERMAL_UNITS),
+    bloodGlucoseUnit: z.enum(BLOOD_GLUCOSE_UNITS),
+    uricAcidUnit: z.enum(URIC_ACID_UNITS),
+  }),
+});
+export type UnitSettings = z.infer<typeof unitSettingsSchema>;
+
+/** Temporary disable: 3 days, 2 weeks, 1 month, or indefinitely (spec §4, §9). */
+export const DEACTIVATION_DURATIONS = ['THREE_DAYS', 'TWO_WEEKS', 'ONE_MONTH', 'INDEFINITE'] as const;
+export type DeactivationDuration = (typeof DEACTIVATION_DURATIONS)[number];
+export const deactivateAccountSchema = z.object({
+  duration: z.enum(DEACTIVATION_DURATIONS),
+  password: z.string().min(1).max(128).describe('Current password, to confirm'),
+});
+export const deactivationResultSchema = z.object({
+  /** DEACTIVATED now, or REQUESTED when an admin must approve (doctors). */
+  outcome: z.enum(['DEACTIVATED', 'REQUESTED']),
+  until: z.iso.datetime().nullable(),
+});

@@ -151,6 +151,13 @@ export const users = pgTable(
     deletedAt: timestamps('deleted_at'),
     passwordChangedAt: timestamps('password_changed_at'),
     updatedAt: timestamps('updated_at').notNull().defaultNow(),
+    unitSystem: text('unit_system'),
+    thermalUnit: text('thermal_unit'),
+    bloodGlucoseUnit: text('blood_glucose_unit'),
+    uricAcidUnit: text('uric_acid_unit'),
+    deactivationRequestedAt: timestamps('deactivation_requested_at'),
+    deactivationRequestedUntil: timestamps('deactivation_requested_until'),
+    deactivationRequestedIndefinite: boolean('deactivation_requested_indefinite').notNull().default(false),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );

@@ -13,6 +13,10 @@ import {
   unlockUserSchema,
   updateLanguageSchema,
   updateTimeZoneSchema,
+  deactivateAccountSchema,
+  deactivationResultSchema,
+  unitSettingsSchema,
+  unitSettingsUpdateSchema,
   type RoleCode,
 } from '@rpm/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -24,6 +28,8 @@ import { auditContextOf } from '../../http/audit-context.js';
 import { ok } from '../../http/envelope.js';
 import { createLocalFileStorage } from '../../lib/file-storage.js';
 import { registerAvatarRoutes } from './avatar-routes.js';
+import { deactivateOwnAccount, readUnitSettings, updateUnitSettings } from './preferences.js';
+import { clearSessionCookies } from '../auth/session-cookies.js';
 import {
   changePassword,
   readLogHistory,
@@ -56,6 +62,42 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     limits: { fileSize: LIMITS.profilePhotoMaxBytes, files: 1, fields: 10, parts: 12, fieldSize: 1024, headerPairs: 100 },
   });
   registerAvatarRoutes(app, createLocalFileStorage(path.join(app.config.dataDir, 'files')));
+
+  app.get(
+    '/me/unit-settings',
+    {
+      config: { access: 'session' },
+      schema: { tags: ['account'], summary: 'The caller’s units: own choice and what applies (own, else the tenant’s)', response: { 200: successEnvelope(unitSettingsSchema) } },
+    },
+    async (request) => ok(await readUnitSettings(environmentOf(app, request), requireAuth(request))),
+  );
+
+  app.put(
+    '/me/unit-settings',
+    {
+      config: { access: 'session' },
+      schema: { tags: ['account'], summary: 'Choose units (null follows the tenant’s setting)', body: unitSettingsUpdateSchema, response: { 200: successEnvelope(unitSettingsSchema) } },
+    },
+    async (request) => ok(await updateUnitSettings(environmentOf(app, request), requireAuth(request), request.body)),
+  );
+
+  app.post(
+    '/me/deactivate',
+    {
+      config: { access: 'session' },
+      schema: {
+        tags: ['account'],
+        summary: 'Deactivate the own account for 3 days, 2 weeks, 1 month or indefinitely (a doctor’s needs admin approval)',
+        body: deactivateAccountSchema,
+        response: { 200: successEnvelope(deactivationResultSchema) },
+      },
+    },
+    async (request, reply) => {
+      const result = await deactivateOwnAccount(environmentOf(app, request), requireAuth(request), request.body);
+      if (result.outcome === 'DEACTIVATED') clearSessionCookies(reply);
+      return ok(result);
+    },
+  );
 
   for (const url of ['/me/profile/get', '/user/get']) {
     app.get(

@@ -10,6 +10,7 @@ import {
   clearFailedLogins,
   countThrottleFailure,
   findUserByLogin,
+  reactivateUser,
   readThrottle,
   recordFailedLogin,
   revokeUserSessions,
@@ -73,7 +74,7 @@ export async function completeLogin(
   options: { tenant: TenantRow; user: UserRow; app: ClientApp; rememberMe: boolean; action: AuditAction },
 ): Promise<IssuedSession> {
   const { database, clock } = environment;
-  const { user } = options;
+  const user = await reactivateIfDue(environment, options.user);
   if (isLocked(user, clock.now())) throw new AppError('auth.accountLocked');
   if (user.status !== 'ACTIVE') throw new AppError('auth.accountDisabled');
   if (options.app === 'doctor' && user.role !== 'DOCTOR') throw new AppError('auth.doctorOnly');
@@ -94,6 +95,25 @@ export async function completeLogin(
     });
   });
   return issued;
+}
+
+/**
+ * A temporary deactivation (3 days, 2 weeks, 1 month) ends by itself: the first login after it
+ * turns the account back on. Indefinite ones (no end) stay until an admin restores the account.
+ */
+async function reactivateIfDue(environment: LoginEnvironment, user: UserRow): Promise<UserRow> {
+  const now = environment.clock.now();
+  if (user.status !== 'DISABLED' || user.disabledUntil === null || user.disabledUntil.getTime() > now.getTime()) return user;
+  await environment.database.withTenant(user.tenantId, async (tx) => {
+    await reactivateUser(tx, user.id, now);
+    await recordAudit(tx, user.tenantId, environment.audit, {
+      action: 'ACCOUNT_REACTIVATED',
+      subjectUserId: user.id,
+      details: { disabledUntil: user.disabledUntil?.toISOString() },
+      at: now,
+    });
+  });
+  return { ...user, status: 'ACTIVE', disabledUntil: null };
 }
 
 export interface PasswordLogin {

@@ -141,6 +141,10 @@ export async function recordFailedLogin(
   return { failedLogins: row?.failedLogins ?? 0, lockedUntil: row?.lockedUntil ?? null };
 }
 
+export async function reactivateUser(tx: TenantTransaction, userId: string, now: Date): Promise<void> {
+  await tx.update(users).set({ status: 'ACTIVE', disabledUntil: null, updatedAt: now }).where(and(eq(users.id, userId), eq(users.status, 'DISABLED')));
+}
+
 export async function clearFailedLogins(tx: TenantTransaction, userId: string): Promise<void> {
   await tx.update(users).set({ failedLogins: 0, lockedUntil: null }).where(eq(users.id, userId));
 }
