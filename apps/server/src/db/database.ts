@@ -10,13 +10,21 @@ export type TenantTransaction = Parameters<Parameters<Drizzle['transaction']>[0]
 /** Control-plane access (tenants, sessions, platform staff). Data-plane tables show no rows here. */
 export type SystemStore = Drizzle;
 
+/**
+ * Which health centers a transaction may see: every center of the tenant, or a list (possibly
+ * empty). Enforced by the RESTRICTIVE center_visibility policies (migration 0004).
+ */
+export type CenterVisibility = { all: true } | { centerIds: readonly string[] };
+export const ALL_CENTERS: CenterVisibility = { all: true };
+
 export interface Database {
   /**
    * Runs `work` in one transaction that starts with set_config('app.tenant_id', tenantId, true),
    * so row level security limits every data-plane statement to that tenant. The setting is
-   * transaction-local, which keeps pooled connections clean.
+   * transaction-local, which keeps pooled connections clean. With `visibility`, the transaction
+   * also sees only those health centers (request handlers pass the caller's: see withCaller).
    */
-  withTenant<T>(tenantId: string, work: (tx: TenantTransaction) => Promise<T>): Promise<T>;
+  withTenant<T>(tenantId: string, work: (tx: TenantTransaction) => Promise<T>, visibility?: CenterVisibility): Promise<T>;
   /** The explicitly named store for control-plane work; it carries no tenant. */
   system: SystemStore;
   pool: pg.Pool;
@@ -42,9 +50,10 @@ export function connectDatabase(appUrl: string, options: { maxConnections?: numb
   return {
     system: db,
     pool,
-    withTenant: (tenantId, work) =>
+    withTenant: (tenantId, work, visibility) =>
       db.transaction(async (tx) => {
-        await tx.execute(sql`SELECT set_config('app.tenant_id', ${tenantId}, true)`);
+        const centers = visibility === undefined || 'all' in visibility ? '*' : visibility.centerIds.length === 0 ? 'none' : visibility.centerIds.join(',');
+        await tx.execute(sql`SELECT set_config('app.tenant_id', ${tenantId}, true), set_config('app.center_ids', ${centers}, true)`);
         return work(tx);
       }),
     isReachable: async () => {

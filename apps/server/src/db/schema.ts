@@ -32,6 +32,10 @@ export const tenants = pgTable('tenants', {
   status: text().notNull().default('ACTIVE'),
   connectionType: text('connection_type').notNull().default('SHARED'),
   isPlatform: boolean('is_platform').notNull().default(false),
+  publicUrl: text('public_url').notNull().default(''),
+  logoSquareFile: text('logo_square_file'),
+  logoHorizontalFile: text('logo_horizontal_file'),
+  registrationQrFile: text('registration_qr_file'),
   createdAt: timestamps('created_at').notNull().defaultNow(),
   updatedAt: timestamps('updated_at').notNull().defaultNow(),
 });
@@ -64,6 +68,9 @@ export const sessions = pgTable('sessions', {
   refreshHash: bytea('refresh_hash'),
   refreshExpiresAt: timestamps('refresh_expires_at'),
   rememberMe: boolean('remember_me').notNull().default(false),
+  levelId: uuid('level_id'),
+  filterScopeId: uuid('filter_scope_id'),
+  filterCenterId: uuid('filter_center_id'),
 });
 
 export const loginThrottle = pgTable('login_throttle', {
@@ -85,6 +92,7 @@ export const scopes = pgTable(
     parentId: uuid('parent_id'),
     enabled: boolean().notNull().default(true),
     createdAt: timestamps('created_at').notNull().defaultNow(),
+    updatedAt: timestamps('updated_at').notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );
@@ -108,6 +116,8 @@ export const healthCenters = pgTable(
     lat: doublePrecision(),
     lng: doublePrecision(),
     createdAt: timestamps('created_at').notNull().defaultNow(),
+    logoFile: text('logo_file'),
+    updatedAt: timestamps('updated_at').notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );
@@ -269,6 +279,97 @@ export const devices = pgTable(
     patientId: uuid('patient_id'),
     connectionStatus: smallint('connection_status').notNull().default(-1),
     importedAt: timestamps('imported_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+// Organisation (migration 0004) ----------------------------------------------------------------
+
+export const tenantConnections = pgTable(
+  'tenant_connections',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    kind: text().notNull(),
+    host: text().notNull(),
+    port: integer().notNull(),
+    databaseName: text('database_name').notNull(),
+    username: text().notNull(),
+    passwordCiphertext: text('password_ciphertext').notNull(),
+    updatedAt: timestamps('updated_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.kind] })],
+);
+
+export const tenantEmailTemplates = pgTable(
+  'tenant_email_templates',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    key: text().notNull(),
+    language: text().notNull(),
+    subject: text().notNull(),
+    body: text().notNull(),
+    updatedAt: timestamps('updated_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.key, table.language] })],
+);
+
+export const tenantRequests = pgTable('tenant_requests', {
+  id: uuid().primaryKey(),
+  type: text().notNull().default('TRIAL'),
+  status: text().notNull().default('NEW'),
+  organizationName: text('organization_name').notNull(),
+  officialName: text('official_name').notNull().default(''),
+  requestedCode: text('requested_code').notNull(),
+  requesterName: text('requester_name').notNull(),
+  email: text().notNull(),
+  phone: text().notNull().default(''),
+  primaryColor: text('primary_color').notNull().default(''),
+  message: text().notNull().default(''),
+  logoSquareFile: text('logo_square_file').notNull(),
+  logoHorizontalFile: text('logo_horizontal_file').notNull(),
+  language: text().notNull().default('en'),
+  rejectionReason: text('rejection_reason'),
+  createdAt: timestamps('created_at').notNull().defaultNow(),
+  decidedAt: timestamps('decided_at'),
+  decidedBy: uuid('decided_by'),
+  createdTenantId: uuid('created_tenant_id'),
+});
+
+export const platformStaffTenants = pgTable(
+  'platform_staff_tenants',
+  { userId: uuid('user_id').notNull(), tenantId: uuid('tenant_id').notNull() },
+  (table) => [primaryKey({ columns: [table.userId, table.tenantId] })],
+);
+
+export const centerAdmins = pgTable(
+  'center_admins',
+  { tenantId: uuid('tenant_id').notNull(), centerId: uuid('center_id').notNull(), userId: uuid('user_id').notNull(), kind: text().notNull() },
+  (table) => [primaryKey({ columns: [table.tenantId, table.centerId, table.userId] })],
+);
+
+export const scopeAdmins = pgTable(
+  'scope_admins',
+  { tenantId: uuid('tenant_id').notNull(), scopeId: uuid('scope_id').notNull(), userId: uuid('user_id').notNull(), kind: text().notNull() },
+  (table) => [primaryKey({ columns: [table.tenantId, table.scopeId, table.userId] })],
+);
+
+export const doctorAssistants = pgTable(
+  'doctor_assistants',
+  { tenantId: uuid('tenant_id').notNull(), assistantId: uuid('assistant_id').notNull(), doctorId: uuid('doctor_id').notNull() },
+  (table) => [primaryKey({ columns: [table.tenantId, table.assistantId, table.doctorId] })],
+);
+
+export const userLevels = pgTable(
+  'user_levels',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    userId: uuid('user_id').notNull(),
+    role: text().notNull(),
+    customRoleId: uuid('custom_role_id'),
+    scopeId: uuid('scope_id'),
+    healthCenterId: uuid('health_center_id'),
+    createdAt: timestamps('created_at').notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );

@@ -1,4 +1,5 @@
 import type { Permission, RoleCode } from '@rpm/contracts';
+import type { CenterVisibility } from '../db/database.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './app-error.js';
 
@@ -25,6 +26,13 @@ export interface AuthContext {
   /** When the session itself ends (refreshing stops working). */
   sessionExpiresAt: Date;
   permissions: ReadonlySet<Permission>;
+  /** The extra level the session acts at (null: the user's main level). */
+  levelId: string | null;
+  /** The level's scope or health center (null: tenant-wide), after any narrowing by the switcher. */
+  scopeId: string | null;
+  centerId: string | null;
+  /** The health centers this caller may see; withCaller applies it to every query. */
+  visibility: CenterVisibility;
 }
 
 declare module 'fastify' {

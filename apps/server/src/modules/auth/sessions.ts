@@ -23,6 +23,7 @@ import {
   type SessionRow,
   type UserRow,
 } from './store.js';
+import { levelOf, visibilityOf } from './levels.js';
 import { hashToken, newSessionToken } from './tokens.js';
 
 export interface IssuedSession {
@@ -38,7 +39,7 @@ export function asRole(role: string): RoleCode {
   return found;
 }
 
-/** The permissions of a user: their custom role's when they have one, else their role's defaults. */
+/** The permissions of a level: its custom role's when it has one, else its role's defaults. */
 export async function permissionsOf(tx: TenantTransaction, user: Pick<UserRow, 'role' | 'customRoleId'>): Promise<Set<Permission>> {
   if (user.customRoleId !== null) {
     const custom = await findCustomRolePermissions(tx, user.customRoleId);
@@ -76,20 +77,29 @@ async function contextOf(database: Database, session: SessionRow): Promise<AuthC
   const found = await database.withTenant(session.accountTenantId, async (tx) => {
     const user = await findUserById(tx, session.userId);
     if (user?.status !== 'ACTIVE' || user.deletedAt !== null) return undefined;
-    return { user, permissions: await permissionsOf(tx, user) };
+    const level = await levelOf(tx, user, session.levelId);
+    if (level === undefined) return undefined;
+    return { user, level, permissions: await permissionsOf(tx, level) };
   });
   if (found === undefined) throw new AppError('auth.unauthorized');
+  const seen = await database.withTenant(session.tenantId, (tx) =>
+    visibilityOf(tx, found.level, { scopeId: session.filterScopeId, centerId: session.filterCenterId }),
+  );
   return {
     sessionId: session.id,
     familyId: session.familyId,
     userId: session.userId,
     accountTenantId: session.accountTenantId,
     tenantId: session.tenantId,
-    role: asRole(found.user.role),
+    role: asRole(found.level.role),
     fullName: `${found.user.firstName} ${found.user.lastName}`.trim(),
     accessExpiresAt: session.expiresAt,
     sessionExpiresAt: session.refreshExpiresAt ?? session.expiresAt,
     permissions: found.permissions,
+    levelId: found.level.levelId,
+    scopeId: seen.scopeId,
+    centerId: seen.centerId,
+    visibility: seen.visibility,
   };
 }
 
