@@ -22,7 +22,11 @@ import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { accountRoutes, manageAccountRoutes } from './modules/account/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { levelRoutes } from './modules/levels/routes.js';
 import { messagingPlugin } from './modules/messaging/plugin.js';
+import { orgAccountRoutes, orgManageRoutes } from './modules/org/routes.js';
+import { staffAccountRoutes, staffManageRoutes } from './modules/staff/routes.js';
+import { trialRequestAccountRoutes, trialRequestManageRoutes } from './modules/trial-requests/routes.js';
 import { roleRoutes } from './modules/roles/routes.js';
 import { verificationAccountRoutes, verificationAuthRoutes } from './modules/verification/routes.js';
 import { resolveSession } from './modules/auth/sessions.js';
@@ -44,8 +48,17 @@ declare module 'fastify' {
  */
 const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]> = {
   '/auth': [authRoutes, verificationAuthRoutes],
-  '/account': [accountTenantRoutes, accountRoutes, verificationAccountRoutes, roleRoutes],
-  '/manage': [manageTenantRoutes, manageAccountRoutes],
+  '/account': [
+    accountTenantRoutes,
+    accountRoutes,
+    verificationAccountRoutes,
+    roleRoutes,
+    orgAccountRoutes,
+    staffAccountRoutes,
+    levelRoutes,
+    trialRequestAccountRoutes,
+  ],
+  '/manage': [manageTenantRoutes, manageAccountRoutes, orgManageRoutes, staffManageRoutes, trialRequestManageRoutes],
   '/health': [],
   '/notification': [],
   '/collector': [],

@@ -9,3 +9,6 @@ export * from './auth.js';
 export * from './password.js';
 export * from './account.js';
 export * from './audit.js';
+export * from './organisation.js';
+export * from './tenants.js';
+export * from './staff.js';

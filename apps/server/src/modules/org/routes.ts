@@ -1,0 +1,7 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+// eslint-disable-next-line @typescript-eslint/no-empty-function -- filled in by the module's work
+export const orgAccountRoutes: FastifyPluginAsyncZod = async () => {};
+
+// eslint-disable-next-line @typescript-eslint/no-empty-function -- filled in by the module's work
+export const orgManageRoutes: FastifyPluginAsyncZod = async () => {};

@@ -1,0 +1,2 @@
+// Contracts for this domain are added here.
+export {};
