@@ -42,6 +42,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext | null;
   }
+  interface FastifyInstance {
+    /** Every API route with its access rule, for checks over the whole API (tests, docs). */
+    apiRoutes: { method: string; url: string; access: Access }[];
+  }
 }
 
 export const API_PREFIXES = ['/auth', '/account', '/manage', '/health', '/notification', '/collector'] as const;
@@ -65,10 +69,15 @@ export type SessionResolver = (token: string) => Promise<AuthContext>;
 
 export function installAccessControl(app: FastifyInstance, resolveSession: SessionResolver) {
   app.decorateRequest('auth', null);
+  const apiRoutes: FastifyInstance['apiRoutes'] = [];
+  app.decorate('apiRoutes', apiRoutes);
 
   app.addHook('onRoute', (route) => {
-    if (isApiPath(route.url) && route.config?.access === undefined) {
-      throw new Error(`route ${String(route.method)} ${route.url} declares no access rule`);
+    if (!isApiPath(route.url)) return;
+    const access = route.config?.access;
+    if (access === undefined) throw new Error(`route ${String(route.method)} ${route.url} declares no access rule`);
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') apiRoutes.push({ method, url: route.url, access });
     }
   });
 
