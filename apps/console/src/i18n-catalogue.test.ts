@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, ROLE_CODES } from '@rpm/contracts';
+import {
+  AUDIT_ACTIONS,
+  ERROR_CODES,
+  PERMISSION_GROUPS,
+  PERMISSIONS,
+  REGISTRATION_PURPOSES,
+  ROLE_CODES,
+} from '@rpm/contracts';
 import { resources, SUPPORTED_LANGUAGES } from '@rpm/i18n';
+import { ACCOUNT_TABS } from './features/account/account-page';
 import { STARTUP_STEPS } from './features/shell/startup-screen';
 
 type Catalogue = Record<string, unknown>;
@@ -49,6 +57,23 @@ describe('console catalogues', () => {
         expect(common.has(`startup.failed.${step}`)).toBe(true);
       }
       for (const code of ERROR_CODES) expect(errors.has(code), `${language} errors:${code}`).toBe(true);
+    }
+  });
+
+  it('labels every audit action, permission, permission group, purpose and account tab', () => {
+    for (const language of SUPPORTED_LANGUAGES) {
+      const common = flatten(resources[language].common);
+      const wanted = [
+        ...AUDIT_ACTIONS.map((code) => `audit.${code}`),
+        ...PERMISSIONS.map((permission) => `permissions.${permission}`),
+        ...Object.keys(PERMISSION_GROUPS).map((group) => `permissionGroups.${group}`),
+        ...REGISTRATION_PURPOSES.map((purpose) => `register.purposes.${purpose}`),
+        ...ACCOUNT_TABS.map((tab) => `account.tabs.${tab}`),
+      ];
+      expect(
+        wanted.filter((key) => !common.has(key)),
+        language,
+      ).toEqual([]);
     }
   });
 

@@ -73,6 +73,6 @@ export function changeLanguage(language: SupportedLanguage): void {
  * Translates a key only known at run time (an error code from the server, an action's message key).
  * Typed `t` rejects plain strings, and these keys are checked by the catalogue tests instead.
  */
-export function translateKey(key: string): string {
-  return (i18n.t as (key: string) => string)(key);
+export function translateKey(key: string, values?: Record<string, string | number>): string {
+  return (i18n.t as (key: string, values?: Record<string, string | number>) => string)(key, values);
 }

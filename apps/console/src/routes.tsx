@@ -1,8 +1,13 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import type { RoleArea } from '@rpm/contracts';
 import { AccountPage } from './features/account/account-page';
+import { ForgotPasswordPage } from './features/auth/forgot-password-page';
 import { LoginPage } from './features/auth/login-page';
+import { RegisterPage } from './features/auth/register-page';
 import { PrivacyPage, PrivacyTerms } from './features/legal/privacy-terms';
+import { TermsOfUse, TermsPage } from './features/legal/terms-page';
+import { RoleEditorPage } from './features/roles/role-editor-page';
+import { RolesPage } from './features/roles/roles-page';
 import { AppLayout } from './features/shell/app-layout';
 import { AreaHomePage } from './features/shell/area-home-page';
 import { AreaGuard, AreaRedirect } from './features/shell/area-routes';
@@ -39,7 +44,22 @@ const areaPages: RouteObject[] = [
       </RequirePermission>
     ),
   },
+  {
+    path: 'roles',
+    // One guard for the list and the editor; the editor turns read-only without permission.update.
+    element: (
+      <RequirePermission permission="permission.view">
+        <Outlet />
+      </RequirePermission>
+    ),
+    children: [
+      { index: true, element: <RolesPage /> },
+      { path: 'new', element: <RoleEditorPage /> },
+      { path: ':roleId', element: <RoleEditorPage /> },
+    ],
+  },
   { path: 'privacy', element: <PrivacyTerms /> },
+  { path: 'terms', element: <TermsOfUse /> },
   { path: '*', element: <NotFoundInShell /> },
 ];
 
@@ -49,7 +69,10 @@ export const routes: RouteObject[] = [
     children: [
       // Public: render without a session and without the startup sequence.
       { path: '/login', element: <LoginPage /> },
+      { path: '/forgot-password', element: <ForgotPasswordPage /> },
+      { path: '/register', element: <RegisterPage /> },
       { path: '/privacy', element: <PrivacyPage /> },
+      { path: '/terms', element: <TermsPage /> },
       {
         element: <StartupGate />,
         children: [

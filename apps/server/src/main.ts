@@ -2,6 +2,7 @@ import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { prepareDatabase } from './db/bootstrap.js';
+import { migrateDedicatedTenants } from './modules/tenants/connections.js';
 import { DEMO_PASSWORD, DEMO_TENANT_CODE, seedDemo, type DemoLogin } from './seed/demo.js';
 
 const USAGE = `Usage: node apps/server/dist/main.js [serve|migrate|seed]
@@ -23,6 +24,11 @@ async function run(command: string, config: Config) {
     logger.info(message);
   };
   const prepared = await prepareDatabase(config, log);
+  // Tenants on their own databases get the same migrations (the platform's ran in prepareDatabase).
+  for (const result of await migrateDedicatedTenants(prepared.database, config.secretsKey)) {
+    if (result.error !== undefined) logger.error(`migrations failed for dedicated tenant ${result.tenantId}: ${result.error}`);
+    else if (result.applied.length > 0) log(`applied ${result.applied.join(', ')} to dedicated tenant ${result.tenantId}`);
+  }
 
   if (command === 'migrate') {
     await prepared.shutdown();

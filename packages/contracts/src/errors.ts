@@ -34,6 +34,19 @@ export const ERROR_STATUS = {
   'auth.refreshInvalid': 401,
   /** Login: the tenant code matches no active tenant. */
   'tenant.notFound': 400,
+  /** Tenant management (super admin). */
+  'tenant.nameExists': 409,
+  'tenant.codeExists': 409,
+  /** Saving or testing connections: not SHARED, nor DEDICATED with exactly primary, replica and vitals. */
+  'tenant.invalidConnectionType': 400,
+  /** A supplied database server did not answer SELECT 1 (field errors name the connections). */
+  'tenant.connectionFailed': 400,
+  /** The tenant's own database could not be migrated (rights of the primary user). */
+  'tenant.databaseSetupFailed': 400,
+  /** Moving a tenant that already has users or records to another database is not supported. */
+  'tenant.dataPlaneInUse': 409,
+  /** Trial requests: a request is decided once. */
+  'tenantRequest.alreadyDecided': 409,
   'otp.wrong': 400,
   'otp.expired': 400,
   'otp.tooManyAttempts': 400,
@@ -63,6 +76,37 @@ export const ERROR_STATUS = {
   'file.tooLarge': 413,
   'file.unsupportedType': 415,
   'file.missing': 400,
+  /** Scopes and health centers (spec §5, §8). */
+  'scope.notFound': 404,
+  'scope.nameExists': 409,
+  'scope.inUse': 409,
+  'scope.hasChildren': 409,
+  /** Levels run from 1 (a root) to 5; a child is one level below its parent. */
+  'scope.invalidLevel': 400,
+  /** A scope cannot be moved below itself or one of its descendants. */
+  'scope.invalidParent': 400,
+  'scope.invalidAdmin': 400,
+  'center.notFound': 404,
+  'center.nameExists': 409,
+  'center.inUse': 409,
+  'center.invalidAdmin': 400,
+  /** The database refused to leave a health center without its MAIN admin. */
+  'center.mainAdminRequired': 409,
+  /** Staff: spec §5 "at least one doctor for a doctor assistant", §8 wording. */
+  'staff.assistantNeedsDoctor': 400,
+  'staff.tenantRequired': 400,
+  'staff.couldNotAssignTenant': 400,
+  /** A center's main admin is changed on the health-center detail, not on the admin page (spec §6). */
+  'staff.mainAdminLocked': 409,
+  'staff.centerRequired': 400,
+  'staff.scopeRequired': 400,
+  'staff.doctorNotFound': 404,
+  'staff.notAssistant': 409,
+  'staff.cannotDisableSelf': 409,
+  /** The account's state does not allow the action (see STAFF_STATUS_ACTIONS). */
+  'staff.invalidTransition': 409,
+  /** Level switcher: an unknown level, tenant, scope or health center. */
+  'level.notFound': 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -31,5 +31,7 @@ export type PermissionList = z.infer<typeof permissionListSchema>;
 export const tenantSettingsResponseSchema = z.object({
   tenant: tenantSummarySchema.nullable(),
   settings: z.array(tenantSettingSchema),
+  /** Branding images of the tenant that exist (URLs of the public logo call). */
+  logos: z.object({ square: z.string().optional(), horizontal: z.string().optional() }).optional(),
 });
 export type TenantSettingsResponse = z.infer<typeof tenantSettingsResponseSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { passwordRuleSchema } from './password.js';
 
 /** Tenant setting keys of spec §3 with their allowed values. */
 export const TENANT_SETTING_KEYS = [
@@ -20,16 +21,23 @@ export const TENANT_SETTING_KEYS = [
   'OCR_HEALTH_DEVICE_API_KEY',
   'OCR_PRESCRIPTION_API_KEY',
   'ALLOW_WEB_SOS_POPUP',
+  /** Spec §3: "tax rate per tenant for services", a percentage. */
+  'TAX_RATE',
 ] as const;
 export type TenantSettingKey = (typeof TENANT_SETTING_KEYS)[number];
 
 export const LANGUAGES = ['en', 'vi'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
+/** Keys whose values are credentials: never sent to consoles, shown masked to platform staff. */
+export const SECRET_TENANT_SETTING_KEYS = ['AI_CLOUD_TENANT_ID', 'OCR_HEALTH_DEVICE_API_KEY', 'OCR_PRESCRIPTION_API_KEY'] as const satisfies readonly TenantSettingKey[];
+
+export function isSecretTenantSetting(key: TenantSettingKey): boolean {
+  return (SECRET_TENANT_SETTING_KEYS as readonly string[]).includes(key);
+}
+
 /** Setting keys whose value may be shown to the tenant's users (secrets stay server-side). */
-export const PUBLIC_TENANT_SETTING_KEYS = TENANT_SETTING_KEYS.filter(
-  (key) => !key.startsWith('OCR_') && key !== 'AI_CLOUD_TENANT_ID',
-);
+export const PUBLIC_TENANT_SETTING_KEYS = TENANT_SETTING_KEYS.filter((key) => !isSecretTenantSetting(key));
 
 export const TENANT_SETTING_DEFAULTS: Record<TenantSettingKey, string> = {
   COLOR: '#0B7285',
@@ -50,7 +58,85 @@ export const TENANT_SETTING_DEFAULTS: Record<TenantSettingKey, string> = {
   OCR_HEALTH_DEVICE_API_KEY: '',
   OCR_PRESCRIPTION_API_KEY: '',
   ALLOW_WEB_SOS_POPUP: 'true',
+  TAX_RATE: '0',
 };
 
 export const tenantSettingSchema = z.object({ key: z.enum(TENANT_SETTING_KEYS), value: z.string() });
 export type TenantSetting = z.infer<typeof tenantSettingSchema>;
+
+// Allowed values (spec §3, §9). The unit lists are the ones a user may pick for themselves
+// (account.ts), repeated here because account.ts sits above this module in the import graph.
+export const TENANT_UNIT_SYSTEMS = ['metric', 'imperial'] as const;
+export const TENANT_THERMAL_UNITS = ['C', 'F'] as const;
+export const TENANT_BLOOD_GLUCOSE_UNITS = ['mg/dL', 'mmol/L'] as const;
+export const TENANT_URIC_ACID_UNITS = ['mg/dL', 'mmol/L', 'umol/L'] as const;
+
+const oneOf = (values: readonly [string, ...string[]]) => z.enum(values);
+const optionalUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .refine((value) => value === '' || /^https?:\/\/\S+$/.test(value), { error: 'must be empty or an http(s) URL' });
+/** A credential or identifier typed by an operator: printable, no spaces. */
+const secretValue = z.string().trim().max(500).regex(/^[\x21-\x7e]*$/, { error: 'must be printable characters without spaces' });
+
+/** PASSWORD_RULE: JSON of passwordRuleSchema (spec §5), with a minimum not above the maximum. */
+const passwordRuleValue = z.string().superRefine((value, context) => {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    context.addIssue({ code: 'custom', message: 'must be JSON' });
+    return;
+  }
+  const rule = passwordRuleSchema.strict().safeParse(parsed);
+  if (!rule.success) {
+    context.addIssue({ code: 'custom', message: rule.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ') });
+    return;
+  }
+  if (rule.data.minLength > rule.data.maxLength) context.addIssue({ code: 'custom', message: 'minLength must not exceed maxLength' });
+  if (/[A-Za-z0-9\s]/.test(rule.data.special)) context.addIssue({ code: 'custom', message: 'special must list only symbols' });
+});
+
+/**
+ * The allowed values of every key, as strings (settings are stored and served as text). The
+ * server refuses anything else with a field error per key; the console validates its forms with
+ * the same schemas.
+ */
+export const TENANT_SETTING_VALUE_SCHEMAS = {
+  COLOR: z.string().regex(/^#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$/, { error: 'must be a hex color like #0B7285' }),
+  FONT: z.string().trim().min(1).max(60).regex(/^[\p{L}\p{N} '-]+$/u, { error: 'must be a font family name' }),
+  LOGO: optionalUrl,
+  ICON: optionalUrl,
+  PASSWORD_RULE: passwordRuleValue,
+  LANGUAGE: oneOf(LANGUAGES),
+  UNIT_SYSTEM: oneOf(TENANT_UNIT_SYSTEMS),
+  THERMAL_UNIT: oneOf(TENANT_THERMAL_UNITS),
+  COUNTRY: z.string().trim().min(2).max(60).regex(/^[^\d]+$/, { error: 'must be a country name' }),
+  COUNTRY_CODE: z.string().regex(/^[A-Z]{2}$/, { error: 'must be an ISO 3166 two-letter code like VN or CA' }),
+  DIAL_CODE: z.string().regex(/^\+[1-9]\d{0,3}$/, { error: 'must be a dial code like +84 or +1' }),
+  ORGANIZATION_NAME: z.string().trim().max(200),
+  ACID_URIC_UNIT: oneOf(TENANT_URIC_ACID_UNITS),
+  BLOOD_GLUCOSE_UNIT: oneOf(TENANT_BLOOD_GLUCOSE_UNITS),
+  AI_CLOUD_TENANT_ID: secretValue,
+  OCR_HEALTH_DEVICE_API_KEY: secretValue,
+  OCR_PRESCRIPTION_API_KEY: secretValue,
+  ALLOW_WEB_SOS_POPUP: oneOf(['true', 'false']),
+  TAX_RATE: z
+    .string()
+    .regex(/^\d{1,3}(?:\.\d{1,2})?$/, { error: 'must be a number with at most two decimals' })
+    .refine((value) => Number(value) >= 0 && Number(value) <= 100, { error: 'must be between 0 and 100' }),
+} satisfies Record<TenantSettingKey, z.ZodType<string, string>>;
+
+/**
+ * PUT /manage/sadmin/tenant/{id}/settings: only the keys given change; null puts a key back to
+ * its default. Unknown keys are refused.
+ */
+export const tenantSettingsUpdateSchema = z
+  .object(
+    Object.fromEntries(TENANT_SETTING_KEYS.map((key) => [key, TENANT_SETTING_VALUE_SCHEMAS[key].nullable().optional()])) as {
+      [K in TenantSettingKey]: z.ZodOptional<z.ZodNullable<(typeof TENANT_SETTING_VALUE_SCHEMAS)[K]>>;
+    },
+  )
+  .strict();
+export type TenantSettingsUpdate = z.infer<typeof tenantSettingsUpdateSchema>;

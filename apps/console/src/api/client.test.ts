@@ -44,6 +44,28 @@ describe('api client', () => {
     expect(init?.headers).toMatchObject({ 'Accept-Language': 'vi', 'Content-Type': 'application/json' });
   });
 
+  it('sends an upload as multipart, leaving the Content-Type (with its boundary) to the browser', async () => {
+    const fetchMock = stubFetch(
+      new Response(JSON.stringify({ resultCode: 200, data: null }), { status: 200 }),
+    );
+    const body = new FormData();
+    body.append('file', new Blob(['x'], { type: 'image/png' }), 'me.png');
+    await api.post('/account/me/profile/upload-avatar', body);
+    const [, init] = fetchMock.mock.calls[0] ?? [];
+    expect(init?.body).toBe(body);
+    expect(init?.headers).not.toHaveProperty('Content-Type');
+  });
+
+  it('has PUT and DELETE for updates and removals', async () => {
+    const fetchMock = vi.fn((_input: RequestInfo | URL, _init?: RequestInit) =>
+      Promise.resolve(new Response(JSON.stringify({ resultCode: 200, data: null }), { status: 200 })),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    await api.put('/account/role/1', { name: 'x' });
+    await api.delete('/account/role/1');
+    expect(fetchMock.mock.calls.map(([, init]) => init?.method)).toEqual(['PUT', 'DELETE']);
+  });
+
   it('validates the data with the contract schema', async () => {
     stubFetch(new Response(JSON.stringify({ resultCode: 200, data: session }), { status: 200 }));
     await expect(api.get('/auth/check-token', { schema: checkTokenResponseSchema })).resolves.toEqual(
@@ -87,8 +109,17 @@ describe('api client', () => {
 
 describe('renewing the access token', () => {
   const expired = () =>
-    new Response(JSON.stringify({ resultCode: 500, code: 'auth.sessionExpired', message: 'Your session is expired!', requestId: 'r1' }), { status: 401 });
-  const okEnvelope = (data: unknown) => new Response(JSON.stringify({ resultCode: 200, data }), { status: 200 });
+    new Response(
+      JSON.stringify({
+        resultCode: 500,
+        code: 'auth.sessionExpired',
+        message: 'Your session is expired!',
+        requestId: 'r1',
+      }),
+      { status: 401 },
+    );
+  const okEnvelope = (data: unknown) =>
+    new Response(JSON.stringify({ resultCode: 200, data }), { status: 200 });
 
   /** Answers by path: a queue of responses per path, taken in order. */
   function routeFetch(routes: Record<string, (() => Response)[]>) {
@@ -106,8 +137,14 @@ describe('renewing the access token', () => {
       '/auth/check-token': [expired, () => okEnvelope(session)],
       '/auth/refresh-token': [() => okEnvelope(session)],
     });
-    await expect(api.get('/auth/check-token', { schema: checkTokenResponseSchema })).resolves.toMatchObject({ userId: session.userId });
-    expect(fetchMock.mock.calls.map(([input]) => input)).toEqual(['/auth/check-token', '/auth/refresh-token', '/auth/check-token']);
+    await expect(api.get('/auth/check-token', { schema: checkTokenResponseSchema })).resolves.toMatchObject({
+      userId: session.userId,
+    });
+    expect(fetchMock.mock.calls.map(([input]) => input)).toEqual([
+      '/auth/check-token',
+      '/auth/refresh-token',
+      '/auth/check-token',
+    ]);
   });
 
   it('uses one refresh for calls that expire at the same moment', async () => {
@@ -123,7 +160,13 @@ describe('renewing the access token', () => {
   it('gives up with the original 401 when the refresh is refused', async () => {
     routeFetch({
       '/auth/check-token': [expired],
-      '/auth/refresh-token': [() => new Response(JSON.stringify({ resultCode: 500, code: 'auth.refreshInvalid', message: 'x', requestId: 'r' }), { status: 401 })],
+      '/auth/refresh-token': [
+        () =>
+          new Response(
+            JSON.stringify({ resultCode: 500, code: 'auth.refreshInvalid', message: 'x', requestId: 'r' }),
+            { status: 401 },
+          ),
+      ],
     });
     const error = await api.get('/auth/check-token').catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);

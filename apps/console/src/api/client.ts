@@ -30,7 +30,8 @@ export async function apiRequest<T>(
   } catch (error) {
     // The access token lives 15 minutes; the refresh cookie renews it. Only when that fails
     // does the session end (the original 401 then reaches the §7 reactions).
-    if (!(error instanceof ApiError) || error.code !== 'auth.sessionExpired' || SESSION_PATHS.has(path)) throw error;
+    if (!(error instanceof ApiError) || error.code !== 'auth.sessionExpired' || SESSION_PATHS.has(path))
+      throw error;
     if (!(await refreshSession())) throw error;
     return sendOnce(method, path, options);
   }
@@ -65,7 +66,9 @@ async function sendOnce<T>(method: HttpMethod, path: string, options: RequestOpt
     'Accept-Language': currentLanguage(),
   };
   const hasBody = options.body !== undefined;
-  if (hasBody) headers['Content-Type'] = 'application/json';
+  // Uploads go as multipart: the browser writes the Content-Type with its boundary itself.
+  const isForm = options.body instanceof FormData;
+  if (hasBody && !isForm) headers['Content-Type'] = 'application/json';
 
   let response: Response;
   try {
@@ -73,7 +76,7 @@ async function sendOnce<T>(method: HttpMethod, path: string, options: RequestOpt
       method,
       headers,
       credentials: 'same-origin',
-      body: hasBody ? JSON.stringify(options.body) : null,
+      body: isForm ? (options.body as FormData) : hasBody ? JSON.stringify(options.body) : null,
       signal: options.signal ?? null,
     });
   } catch (error) {
@@ -95,4 +98,8 @@ export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions<T>, 'body'>) => apiRequest<T>('GET', path, options),
   post: <T>(path: string, body: unknown, options?: Omit<RequestOptions<T>, 'body'>) =>
     apiRequest<T>('POST', path, { ...options, body }),
+  put: <T>(path: string, body: unknown, options?: Omit<RequestOptions<T>, 'body'>) =>
+    apiRequest<T>('PUT', path, { ...options, body }),
+  delete: <T>(path: string, options?: Omit<RequestOptions<T>, 'body'>) =>
+    apiRequest<T>('DELETE', path, options),
 };

@@ -13,9 +13,15 @@ export function notifyError(error: unknown, actionMessageKey?: string): void {
     title: translateKey('toast.errorTitle'),
     message: messageText(errorMessageFor(error, actionMessageKey)),
     withCloseButton: true,
+    closeButtonProps: { 'aria-label': translateKey('toast.close') },
   });
 }
 
 export function notifySuccess(message: string): void {
-  notifications.show({ color: 'teal', message, withCloseButton: true });
+  notifications.show({
+    color: 'teal',
+    message,
+    withCloseButton: true,
+    closeButtonProps: { 'aria-label': translateKey('toast.close') },
+  });
 }

@@ -39,7 +39,7 @@ export async function prepareDatabase(config: Config, log: (message: string) => 
   try {
     const appUser = config.databaseAppUrl === undefined ? undefined : decodeURIComponent(new URL(config.databaseAppUrl).username);
     await migrate({ ownerUrl, secretsKey: config.secretsKey, ...(appUser ? { appUser } : {}), log });
-    const database = connectDatabase(config.databaseAppUrl ?? deriveAppUrl(ownerUrl, config.secretsKey));
+    const database = connectDatabase(config.databaseAppUrl ?? deriveAppUrl(ownerUrl, config.secretsKey), { secretsKey: config.secretsKey });
     return {
       database,
       description: stopEmbedded ? `embedded PostgreSQL (${withoutPassword(ownerUrl)})` : withoutPassword(ownerUrl),

@@ -54,6 +54,22 @@ export function deriveAppUrl(ownerUrl: string, secretsKey: Buffer): string {
 
 const isRace = (error: unknown) =>
   error instanceof pg.DatabaseError && (error.code === '23505' || error.code === '42710');
+// Two databases of one cluster changing the (cluster-wide) role at once: PostgreSQL answers
+// "tuple concurrently updated". Advisory locks are per database, so they cannot prevent it.
+const isConcurrentRoleUpdate = (error: unknown) =>
+  error instanceof pg.DatabaseError && error.code === 'XX000' && error.message.includes('concurrently');
+
+async function withRoleRetry(work: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await work();
+      return;
+    } catch (error) {
+      if (!isConcurrentRoleUpdate(error) || attempt >= 8) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 150 * (attempt + 1)));
+    }
+  }
+}
 
 /**
  * Makes sure the app role exists with the right attributes. Roles are cluster-wide and several
@@ -73,13 +89,14 @@ async function ensureAppRole(client: pg.Client, options: { secretsKey: Buffer; a
   }
   if (options.appUser === undefined) {
     const password = appRolePassword(options.secretsKey).replaceAll("'", "''");
-    await client.query(`ALTER ROLE ${APP_ROLE} WITH LOGIN NOSUPERUSER NOBYPASSRLS PASSWORD '${password}'`);
+    await withRoleRetry(() => client.query(`ALTER ROLE ${APP_ROLE} WITH LOGIN NOSUPERUSER NOBYPASSRLS PASSWORD '${password}'`));
   } else if (options.appUser !== APP_ROLE) {
     // An operator-provided login role gets its table rights through membership of rpm_app.
-    await client.query(`GRANT ${APP_ROLE} TO ${pg.escapeIdentifier(options.appUser)}`);
+    const appUser = options.appUser;
+    await withRoleRetry(() => client.query(`GRANT ${APP_ROLE} TO ${pg.escapeIdentifier(appUser)}`));
   }
   const database = (await client.query<{ name: string }>('SELECT current_database() AS name')).rows[0]?.name ?? '';
-  await client.query(`GRANT CONNECT ON DATABASE ${pg.escapeIdentifier(database)} TO ${APP_ROLE}`);
+  await withRoleRetry(() => client.query(`GRANT CONNECT ON DATABASE ${pg.escapeIdentifier(database)} TO ${APP_ROLE}`));
   await client.query(`GRANT USAGE ON SCHEMA public TO ${APP_ROLE}`);
 }
 

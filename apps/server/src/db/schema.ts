@@ -296,6 +296,8 @@ export const tenantConnections = pgTable(
     username: text().notNull(),
     passwordCiphertext: text('password_ciphertext').notNull(),
     updatedAt: timestamps('updated_at').notNull().defaultNow(),
+    /** Migration 0006. */
+    sslMode: text('ssl_mode').notNull().default('disable'),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.kind] })],
 );

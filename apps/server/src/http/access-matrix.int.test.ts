@@ -1,9 +1,11 @@
-import { DEFAULT_ROLE_PERMISSIONS, PLATFORM_ROLES, TENANT_ROLES, type RoleCode } from '@rpm/contracts';
+import { DEFAULT_ROLE_PERMISSIONS, PLATFORM_ROLES, ROLE_PLACEMENT, TENANT_ROLES, type RoleCode } from '@rpm/contracts';
+import { uuidv7 } from 'uuidv7';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, logIn, withSession } from '../../test/app.js';
 import { createTestDatabase, type TestDatabase } from '../../test/database.js';
-import { createPlatformUser, createTenant, createTenantUser } from '../../test/factories.js';
+import { createHealthCenter, createPlatformUser, createTenant, createTenantUser } from '../../test/factories.js';
+import { platformStaffTenants, scopes } from '../db/schema.js';
 
 let testDb: TestDatabase;
 let app: FastifyInstance;
@@ -19,19 +21,29 @@ afterAll(async () => {
 type Method = NonNullable<InjectOptions['method']>;
 
 /**
- * QUALITY "role × route matrix": for every API route guarded by a permission and every role, the
- * server's decision (403 permission denied, or not) must be exactly what the permission
- * catalogue says. Routes are read from the app itself, so new routes are covered automatically.
+ * QUALITY "role × scope × center matrix": for every API route guarded by a permission and every
+ * role, placed where that role works, the server's decision (403 permission denied, or not) must
+ * be exactly what the permission catalogue and the route's whole-tenant rule say. Routes are read
+ * from the app itself, so new routes are covered automatically.
  */
 it('decides every permission-guarded route exactly as the permission catalogue says, for every role', async () => {
   const tenant = await createTenant(testDb.database);
+  const center = await createHealthCenter(testDb.database, tenant.id);
+  const scopeId = uuidv7();
+  await testDb.database.withTenant(tenant.id, (tx) => tx.insert(scopes).values({ tenantId: tenant.id, id: scopeId, name: 'Region', level: 1 }));
   const sessions = new Map<RoleCode, string>();
   for (const role of TENANT_ROLES) {
-    const user = await createTenantUser(testDb.database, tenant.id, { role });
+    // Each role placed where it works (contracts ROLE_PLACEMENT): a center, a scope, or the tenant.
+    const placement = ROLE_PLACEMENT[role];
+    const user = await createTenantUser(testDb.database, tenant.id, {
+      role,
+      ...(placement === 'center' ? { healthCenterId: center.id } : placement === 'scope' ? { scopeId } : {}),
+    });
     sessions.set(role, await logIn(app, tenant.code, user.email ?? ''));
   }
   for (const role of PLATFORM_ROLES) {
     const user = await createPlatformUser(testDb.database, { role });
+    if (role === 'SYSTEM_ADMIN') await testDb.database.system.insert(platformStaffTenants).values({ userId: user.id, tenantId: tenant.id });
     sessions.set(role, await logIn(app, tenant.code, user.email ?? ''));
   }
   const guarded = app.apiRoutes.filter((route) => route.access !== 'public' && route.access !== 'session');
@@ -49,7 +61,9 @@ it('decides every permission-guarded route exactly as the permission catalogue s
         ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
       });
       const isDenied = response.statusCode === 403 && response.json<{ code?: string }>().code === 'auth.permissionDenied';
-      const shouldDeny = !(DEFAULT_ROLE_PERMISSIONS[role] as readonly string[]).includes(route.access);
+      const placement = ROLE_PLACEMENT[role];
+      const seesWholeTenant = placement === 'platform' || placement === 'tenant' || placement === 'tenantOrCenter';
+      const shouldDeny = !(DEFAULT_ROLE_PERMISSIONS[role] as readonly string[]).includes(route.access) || (route.wholeTenant && !seesWholeTenant);
       if (isDenied !== shouldDeny) {
         mismatches.push(`${role} ${route.method} ${route.url} (${route.access}): got ${response.statusCode} ${response.body.slice(0, 80)}`);
       }

@@ -38,13 +38,18 @@ export interface AuthContext {
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * The call reshapes or reads the whole tenant (the spec's `sadmin` calls): besides the
+     * permission, the caller's level must see every health center of the tenant.
+     */
+    wholeTenant?: boolean;
   }
   interface FastifyRequest {
     auth: AuthContext | null;
   }
   interface FastifyInstance {
     /** Every API route with its access rule, for checks over the whole API (tests, docs). */
-    apiRoutes: { method: string; url: string; access: Access }[];
+    apiRoutes: { method: string; url: string; access: Access; wholeTenant: boolean }[];
   }
 }
 
@@ -77,7 +82,7 @@ export function installAccessControl(app: FastifyInstance, resolveSession: Sessi
     const access = route.config?.access;
     if (access === undefined) throw new Error(`route ${String(route.method)} ${route.url} declares no access rule`);
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') apiRoutes.push({ method, url: route.url, access });
+      if (method !== 'HEAD') apiRoutes.push({ method, url: route.url, access, wholeTenant: route.config?.wholeTenant === true });
     }
   });
 
@@ -88,6 +93,9 @@ export function installAccessControl(app: FastifyInstance, resolveSession: Sessi
     if (token === undefined) throw new AppError('auth.unauthorized');
     request.auth = await resolveSession(token);
     if (access !== 'session' && !request.auth.permissions.has(access)) {
+      throw new AppError('auth.permissionDenied');
+    }
+    if (request.routeOptions.config.wholeTenant === true && !('all' in request.auth.visibility)) {
       throw new AppError('auth.permissionDenied');
     }
   });

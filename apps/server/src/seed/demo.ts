@@ -2,7 +2,19 @@ import { PLATFORM_ROLES, TENANT_ROLES, type RoleCode } from '@rpm/contracts';
 import { eq } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { Database, TenantTransaction } from '../db/database.js';
-import { devices, healthCenters, patients, scopes, tenants, tenantSettings, users } from '../db/schema.js';
+import {
+  centerAdmins,
+  devices,
+  doctorAssistants,
+  healthCenters,
+  patients,
+  platformStaffTenants,
+  scopeAdmins,
+  scopes,
+  tenants,
+  tenantSettings,
+  users,
+} from '../db/schema.js';
 import { findPlatformTenant } from '../modules/tenants/store.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 
@@ -53,15 +65,23 @@ export async function seedDemo(database: Database): Promise<{ created: boolean; 
     ]);
   });
   const platform = await findPlatformTenant(database.system);
-  await database.withTenant(platform.id, async (tx) => {
+  const staffIds = await database.withTenant(platform.id, async (tx) => {
+    const ids: Partial<Record<RoleCode, string>> = {};
     for (const role of PLATFORM_ROLES) {
       const [firstName, lastName] = role === 'ROOT' ? ['Root', 'Account'] : role === 'SUPER_ADMIN' ? ['Sophia', 'Admin'] : ['Sam', 'Systems'];
-      await tx
+      const [created] = await tx
         .insert(users)
         .values({ tenantId: platform.id, id: uuidv7(), email: demoEmail(role), firstName, lastName, role, passwordHash })
-        .onConflictDoNothing();
+        .onConflictDoNothing()
+        .returning({ id: users.id });
+      if (created) ids[role] = created.id;
     }
+    return ids;
   });
+  // The system admin serves the demo tenant (a system admin is assigned to tenants: spec §6).
+  if (staffIds.SYSTEM_ADMIN !== undefined) {
+    await database.system.insert(platformStaffTenants).values({ userId: staffIds.SYSTEM_ADMIN, tenantId }).onConflictDoNothing();
+  }
   await database.withTenant(tenantId, (tx) => seedTenantData(tx, tenantId, passwordHash));
   return { created: true, logins };
 }
@@ -85,13 +105,27 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
   const mainCenter = centers[0];
   if (mainCenter === undefined) throw new Error('no demo center');
 
+  const staff: Partial<Record<RoleCode, string>> = {};
   for (const role of TENANT_ROLES.filter((code) => code !== 'PATIENT')) {
     const [firstName, lastName] = STAFF_NAMES[role] ?? [role.charAt(0) + role.slice(1).toLowerCase().replaceAll('_', ' '), 'Demo'];
+    const id = uuidv7();
+    staff[role] = id;
     await tx.insert(users).values({
-      tenantId, id: uuidv7(), email: demoEmail(role), firstName, lastName, role, passwordHash,
+      tenantId, id, email: demoEmail(role), firstName, lastName, role, passwordHash,
       healthCenterId: role === 'SCOPE_ADMIN' || role === 'ADMIN' ? null : mainCenter.id,
       scopeId: role === 'SCOPE_ADMIN' ? south.id : null,
     });
+  }
+  // The main center's admins (one MAIN, the others SUPPORT) and the southern scope's admin.
+  const admins = [
+    { userId: staff.MAIN_ADMIN, kind: 'MAIN' },
+    { userId: staff.SUPPORT_ADMIN, kind: 'SUPPORT' },
+    { userId: staff.MHSC_ADMIN, kind: 'SUPPORT' },
+  ].flatMap(({ userId, kind }) => (userId === undefined ? [] : [{ tenantId, centerId: mainCenter.id, userId, kind }]));
+  await tx.insert(centerAdmins).values(admins);
+  if (staff.SCOPE_ADMIN !== undefined) await tx.insert(scopeAdmins).values({ tenantId, scopeId: south.id, userId: staff.SCOPE_ADMIN, kind: 'ADMIN' });
+  if (staff.DOCTOR_ASSISTANT !== undefined && staff.DOCTOR !== undefined) {
+    await tx.insert(doctorAssistants).values({ tenantId, assistantId: staff.DOCTOR_ASSISTANT, doctorId: staff.DOCTOR });
   }
 
   const patientUserId = uuidv7();

@@ -1,36 +1,78 @@
-import { SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format-date';
-import { InfoTile } from '../shell/info-tile';
-import { LanguageSwitch } from '../shell/language-switch';
-import { organisationName, useSession } from '../shell/session-context';
+import { useSearchParams } from 'react-router';
 import { usePageTitle } from '../shell/use-page-title';
+import { ActivityTab } from './activity-tab';
+import { ChangePasswordTab } from './change-password-tab';
+import { FaqTab } from './faq-tab';
+import { LegalTab } from './legal-tab';
+import { PreferencesTab } from './preferences-tab';
+import { ProfileTab } from './profile-tab';
+
+/** The tabs of spec §2 account settings that the server supports today, in menu order. */
+export const ACCOUNT_TABS = ['profile', 'preferences', 'password', 'activity', 'legal', 'faq'] as const;
+export type AccountTab = (typeof ACCOUNT_TABS)[number];
+
+function isAccountTab(value: string | null): value is AccountTab {
+  return value !== null && (ACCOUNT_TABS as readonly string[]).includes(value);
+}
 
 /**
- * The signed-in account as the session knows it. Profile editing, password change and the
- * other account settings of spec §2 arrive with the account feature.
+ * Account settings. The open tab is in the address (?tab=password) so it survives a reload and
+ * can be linked to. Unit settings and account deactivation wait for their server calls.
  */
 export function AccountPage() {
   const { t } = useTranslation();
-  const session = useSession();
-  const { user } = session;
+  const [searchParams, setSearchParams] = useSearchParams();
+  const requested = searchParams.get('tab');
+  const tab: AccountTab = isAccountTab(requested) ? requested : 'profile';
   usePageTitle(t('account.pageTitle'));
 
   return (
-    <Stack gap="lg" maw={960}>
-      <Title order={1} fz={26}>
-        {t('account.title')}
-      </Title>
-      <SimpleGrid cols={2} spacing="md">
-        <InfoTile label={t('account.fullName')} value={user.fullName} />
-        <InfoTile label={t('account.role')} value={t(`roles.${user.role}`)} />
-        <InfoTile label={t('account.organisation')} value={organisationName(session) ?? t('home.platform')} />
-        <InfoTile label={t('account.sessionUntil')} value={formatDateTime(user.expiresAt)} />
-      </SimpleGrid>
-      <Stack gap={6} align="flex-start">
-        <Text fw={600}>{t('language.label')}</Text>
-        <LanguageSwitch size="sm" />
+    <Stack gap="lg" maw={1040}>
+      <Stack gap={2}>
+        <Title order={1} fz={26}>
+          {t('account.title')}
+        </Title>
+        <Text c="dimmed" fz="sm">
+          {t('account.subtitle')}
+        </Text>
       </Stack>
+      <Tabs
+        value={tab}
+        onChange={(value) => {
+          if (isAccountTab(value))
+            setSearchParams(value === 'profile' ? {} : { tab: value }, { replace: true });
+        }}
+        keepMounted={false}
+        variant="outline"
+      >
+        <Tabs.List>
+          {ACCOUNT_TABS.map((name) => (
+            <Tabs.Tab key={name} value={name}>
+              {t(`account.tabs.${name}`)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="profile" pt="lg">
+          <ProfileTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="preferences" pt="lg">
+          <PreferencesTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="password" pt="lg">
+          <ChangePasswordTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="activity" pt="lg">
+          <ActivityTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="legal" pt="lg">
+          <LegalTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="faq" pt="lg">
+          <FaqTab />
+        </Tabs.Panel>
+      </Tabs>
     </Stack>
   );
 }

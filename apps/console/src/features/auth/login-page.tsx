@@ -1,10 +1,11 @@
-import { Alert, Anchor, Box, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { useId } from 'react';
+import { Alert, Anchor, Group, Tabs, Text, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
-import { LanguageSwitch } from '../shell/language-switch';
-import { PulseIcon } from '../shell/icons';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { usePageTitle } from '../shell/use-page-title';
+import { AuthLayout } from './auth-layout';
 import { LoginForm } from './login-form';
+import { OtpLoginForm } from './otp-login-form';
 import { readLoginState, type LoginNotice } from './return-path';
 import { useForgetSession } from './use-forget-session';
 
@@ -19,74 +20,65 @@ function NoticeAlert({ notice }: { notice: LoginNotice }) {
   );
 }
 
-function BrandPanel() {
-  const { t } = useTranslation();
-  return (
-    <Stack
-      justify="space-between"
-      p={48}
-      style={{
-        flex: '0 0 42%',
-        background: 'linear-gradient(150deg, var(--mantine-primary-color-8), var(--mantine-primary-color-5))',
-        color: 'var(--mantine-primary-color-contrast)',
-      }}
-    >
-      <Group gap="sm">
-        <PulseIcon width={30} height={30} />
-        <Text fw={700} fz="xl">
-          {t('app.name')}
-        </Text>
-      </Group>
-      <Stack gap="md" maw={420}>
-        <Title order={2} fz={30} lh={1.25}>
-          {t('login.brandHeadline')}
-        </Title>
-        <List spacing="xs" c="inherit">
-          <List.Item>{t('login.brandPoint1')}</List.Item>
-          <List.Item>{t('login.brandPoint2')}</List.Item>
-          <List.Item>{t('login.brandPoint3')}</List.Item>
-        </List>
-      </Stack>
-      <Text fz="xs" opacity={0.8}>
-        {t('login.brandFootnote')}
-      </Text>
-    </Stack>
-  );
-}
+type LoginMethod = 'password' | 'otp';
 
-/** /login: public. Remembers where the user was going and why they were sent here. */
+/**
+ * /login: public. Password or one-time code; remembers where the user was going and why they
+ * were sent here. The method is in the address (?method=otp) so a link can open the code tab.
+ */
 export function LoginPage() {
   const { t } = useTranslation();
   const location = useLocation();
+  const [searchParams, setSearchParams] = useSearchParams();
   const { from, notice } = readLoginState(location.state);
+  const passwordPanelLabelId = useId();
+  const method: LoginMethod = searchParams.get('method') === 'otp' ? 'otp' : 'password';
   usePageTitle(t('login.pageTitle'));
   useForgetSession();
 
   return (
-    <Box mih="100vh" style={{ display: 'flex' }}>
-      <BrandPanel />
-      <Stack flex={1} bg="gray.0" p="xl" style={{ position: 'relative' }} justify="center" align="center">
-        <Box pos="absolute" top={20} right={24}>
-          <LanguageSwitch />
-        </Box>
-        <Paper withBorder shadow="sm" radius="lg" p={36} w="100%" maw={440}>
-          <Stack gap="lg">
-            <Stack gap={4}>
-              <Title order={1} fz={26}>
-                {t('login.title')}
-              </Title>
-              <Text c="dimmed" fz="sm">
-                {t('login.subtitle')}
-              </Text>
-            </Stack>
-            {notice ? <NoticeAlert notice={notice} /> : null}
-            <LoginForm returnTo={from} />
-          </Stack>
-        </Paper>
-        <Anchor component={Link} to="/privacy" fz="sm" c="dimmed">
-          {t('nav.privacy')}
+    <AuthLayout
+      title={t('login.title')}
+      subtitle={t('login.subtitle')}
+      footer={
+        <Text fz="sm" c="dimmed">
+          {t('login.noAccount')}{' '}
+          <Anchor component={Link} to="/register" fz="sm">
+            {t('login.createAccount')}
+          </Anchor>
+        </Text>
+      }
+    >
+      {notice ? <NoticeAlert notice={notice} /> : null}
+      <Tabs
+        value={method}
+        onChange={(value) => {
+          // Replace, not push: switching tabs is not a page the Back button should revisit.
+          setSearchParams(value === 'otp' ? { method: 'otp' } : {}, {
+            replace: true,
+            state: location.state as unknown,
+          });
+        }}
+        keepMounted={false}
+      >
+        <Tabs.List grow mb="lg">
+          <Tabs.Tab value="password">{t('login.methodPassword')}</Tabs.Tab>
+          <Tabs.Tab value="otp">{t('login.methodOtp')}</Tabs.Tab>
+        </Tabs.List>
+        {/* Labelled as the form rather than by its tab, so "Password" names only the password field. */}
+        <Tabs.Panel value="password" aria-labelledby={passwordPanelLabelId}>
+          <VisuallyHidden id={passwordPanelLabelId}>{t('login.formLabel')}</VisuallyHidden>
+          <LoginForm returnTo={from} />
+        </Tabs.Panel>
+        <Tabs.Panel value="otp">
+          <OtpLoginForm returnTo={from} />
+        </Tabs.Panel>
+      </Tabs>
+      <Group justify="center">
+        <Anchor component={Link} to="/forgot-password" fz="sm">
+          {t('login.forgotPassword')}
         </Anchor>
-      </Stack>
-    </Box>
+      </Group>
+    </AuthLayout>
   );
 }

@@ -49,6 +49,8 @@ export function TenantField({
       disabled={tenants.isPending}
       error={error}
       searchable
+      // Focus moves here after a failed submit; an opened list would cover the field's message.
+      openOnFocus={false}
       nothingFoundMessage={t('login.tenantNoMatch')}
       allowDeselect={false}
       withAsterisk

@@ -2,7 +2,7 @@ import { useCallback } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import type { LoginLocationState, LoginNotice } from './return-path';
 
-const PUBLIC_PATHS = ['/login', '/privacy'];
+const PUBLIC_PATHS = ['/login', '/privacy', '/terms', '/register', '/forgot-password'];
 
 /**
  * Ends the session on the client: go to /login, remembering where the user was unless they chose

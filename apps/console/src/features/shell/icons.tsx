@@ -67,3 +67,49 @@ export const MonitorIcon: IconComponent = (props) => (
     <path d="M8 20h8M12 16v4" />
   </Svg>
 );
+
+export const CheckIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <path d="m5 12.5 4.5 4.5L19 7.5" />
+  </Svg>
+);
+
+export const CrossIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <path d="M6 6l12 12M18 6 6 18" />
+  </Svg>
+);
+
+export const KeyIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <circle cx="8" cy="15" r="4" />
+    <path d="m10.8 12.2 8.7-8.7M16 7l2.5 2.5M14 9l2 2" />
+  </Svg>
+);
+
+export const SearchIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <circle cx="11" cy="11" r="6.5" />
+    <path d="m20 20-4.2-4.2" />
+  </Svg>
+);
+
+export const PlusIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <path d="M12 5v14M5 12h14" />
+  </Svg>
+);
+
+export const InboxIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <path d="M4 13h4l1.5 3h5L16 13h4" />
+    <path d="M6 5h12l2 8v6H4v-6z" />
+  </Svg>
+);
+
+export const AlertIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <path d="M12 4 2.8 20h18.4z" />
+    <path d="M12 10v4.5M12 17.5v.01" />
+  </Svg>
+);

@@ -18,6 +18,19 @@ describe('visibleNavItems', () => {
     expect(visibleNavItems(items, new Set()).map((item) => item.path)).toEqual(['']);
   });
 
+  it('shows role management only to holders of permission.view', () => {
+    const visible = visibleNavItems(NAV_ITEMS, new Set(['account.view', 'permission.view']));
+    expect(visible.map((item) => item.labelKey)).toEqual([
+      'nav.home',
+      'nav.account',
+      'nav.roles',
+      'nav.privacy',
+    ]);
+    expect(
+      visibleNavItems(NAV_ITEMS, new Set(DEFAULT_ROLE_PERMISSIONS.ADMIN)).map((item) => item.path),
+    ).toContain('roles');
+  });
+
   it('gives a default doctor the home, account and privacy entries of today’s menu', () => {
     const visible = visibleNavItems(NAV_ITEMS, new Set(DEFAULT_ROLE_PERMISSIONS.DOCTOR));
     expect(visible.map((item) => item.labelKey)).toEqual(['nav.home', 'nav.account', 'nav.privacy']);

@@ -1,5 +1,5 @@
 import type { Permission, RoleArea } from '@rpm/contracts';
-import { HomeIcon, ShieldIcon, UserIcon, type IconComponent } from './icons';
+import { HomeIcon, KeyIcon, ShieldIcon, UserIcon, type IconComponent } from './icons';
 
 /**
  * One entry of the side navigation. `path` is relative to the user's area (`''` is the area home),
@@ -13,11 +13,12 @@ export interface NavItem {
   icon?: IconComponent;
 }
 
-export type NavLabelKey = 'nav.home' | 'nav.account' | 'nav.privacy';
+export type NavLabelKey = 'nav.home' | 'nav.account' | 'nav.roles' | 'nav.privacy';
 
 export const NAV_ITEMS: readonly NavItem[] = [
   { path: '', labelKey: 'nav.home', permission: null, icon: HomeIcon },
   { path: 'account', labelKey: 'nav.account', permission: 'account.view', icon: UserIcon },
+  { path: 'roles', labelKey: 'nav.roles', permission: 'permission.view', icon: KeyIcon },
   { path: 'privacy', labelKey: 'nav.privacy', permission: null, icon: ShieldIcon },
 ];
 

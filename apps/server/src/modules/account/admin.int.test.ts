@@ -1,3 +1,4 @@
+import { platformStaffTenants } from '../../db/schema.js';
 import type { RoleCode } from '@rpm/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +127,7 @@ describe('PUT /manage/system-admin/change-password', () => {
       const actor = await createPlatformUser(testDb.database, { role: 'SUPER_ADMIN' });
       const otherSuperAdmin = await createPlatformUser(testDb.database, { role: 'SUPER_ADMIN' });
       const systemAdmin = await createPlatformUser(testDb.database, { role: 'SYSTEM_ADMIN' });
+      await testDb.database.system.insert(platformStaffTenants).values({ userId: systemAdmin.id, tenantId: tenant.id });
       const token = await logIn(app, tenant.code, actor.email ?? '');
       for (const target of [otherSuperAdmin, systemAdmin]) {
         expect((await setPassword(token, target.id)).statusCode).toBe(200);

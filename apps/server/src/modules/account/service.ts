@@ -37,7 +37,7 @@ export interface AccountEnvironment {
 }
 
 /** The caller as the account service needs them (taken from the session). */
-export type Caller = Pick<AuthContext, 'userId' | 'accountTenantId' | 'tenantId' | 'role' | 'familyId' | 'permissions'>;
+export type Caller = Pick<AuthContext, 'userId' | 'accountTenantId' | 'tenantId' | 'role' | 'familyId' | 'permissions' | 'visibility'>;
 
 // Profile --------------------------------------------------------------------------------------
 
@@ -245,7 +245,8 @@ export interface ManagedAccount {
 export async function findManagedAccount(database: Database, caller: Caller, userId: string): Promise<ManagedAccount> {
   const acting = await findTenantById(database.system, caller.tenantId);
   if (acting === undefined) throw new AppError('account.notFound');
-  const own = await database.withTenant(acting.id, (tx) => findProfileRow(tx, userId));
+  // Through the caller's visibility: a center's admin manages only the staff of their centers.
+  const own = await database.withTenant(acting.id, (tx) => findProfileRow(tx, userId), caller.visibility);
   if (own !== undefined) return { user: own.user, tenant: acting };
   if (acting.isPlatform || !isSuperRole(caller.role)) throw new AppError('account.notFound');
   const platform = await findPlatformTenant(database.system);

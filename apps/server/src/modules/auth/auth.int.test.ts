@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, logIn, sessionCookieOf, withSession } from '../../../test/app.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/database.js';
 import { createPlatformUser, createTenant, createTenantUser, TEST_PASSWORD } from '../../../test/factories.js';
-import { sessions, users } from '../../db/schema.js';
+import { platformStaffTenants, sessions, users } from '../../db/schema.js';
 import { hashToken } from './tokens.js';
 
 let testDb: TestDatabase;
@@ -104,6 +104,15 @@ describe('POST /auth/oauth-token (password grant)', () => {
     const staff = await createPlatformUser(testDb.database, { role: 'SUPER_ADMIN' });
     const response = await login({ tenant: tenant.code, username: staff.email, password: TEST_PASSWORD, grant_type: 'password' });
     expect(response.json()).toMatchObject({ data: { userId: staff.id, tenantId: tenant.id, role: 'SUPER_ADMIN' } });
+  });
+
+  it('lets a system admin in only to the tenants assigned to them', async () => {
+    const assigned = await createTenant(testDb.database);
+    const other = await createTenant(testDb.database);
+    const admin = await createPlatformUser(testDb.database, { role: 'SYSTEM_ADMIN' });
+    await testDb.database.system.insert(platformStaffTenants).values({ userId: admin.id, tenantId: assigned.id });
+    expect((await login({ tenant: assigned.code, username: admin.email, password: TEST_PASSWORD, grant_type: 'password' })).statusCode).toBe(200);
+    expect((await login({ tenant: other.code, username: admin.email, password: TEST_PASSWORD, grant_type: 'password' })).json()).toMatchObject({ code: 'auth.wrongCredentials' });
   });
 
   it('does not let a non-staff account of the platform tenant act in a customer tenant', async () => {

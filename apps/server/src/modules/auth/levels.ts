@@ -1,7 +1,7 @@
-import { PLATFORM_ROLES } from '@rpm/contracts';
+import { ROLE_CODES, ROLE_PLACEMENT } from '@rpm/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import { ALL_CENTERS, type CenterVisibility, type TenantTransaction } from '../../db/database.js';
-import { healthCenters, userLevels } from '../../db/schema.js';
+import { centerAdmins, healthCenters, scopeAdmins, userLevels } from '../../db/schema.js';
 import type { UserRow } from './store.js';
 
 /** The level a session acts at: a role, and where (tenant-wide, one scope subtree, one center). */
@@ -39,22 +39,46 @@ async function centerExists(tx: TenantTransaction, centerId: string): Promise<bo
   return rows.length > 0;
 }
 
+/** Centers a user administers (center_admins) and the centers below the scopes they administer. */
+async function administeredCenters(tx: TenantTransaction, userId: string): Promise<string[]> {
+  const [centers, scopeRows] = await Promise.all([
+    tx.select({ id: centerAdmins.centerId }).from(centerAdmins).where(eq(centerAdmins.userId, userId)),
+    tx.select({ id: scopeAdmins.scopeId }).from(scopeAdmins).where(eq(scopeAdmins.userId, userId)),
+  ]);
+  const below = await Promise.all(scopeRows.map((row) => centersInScope(tx, row.id)));
+  return [...centers.map((row) => row.id), ...below.flat()];
+}
+
+/**
+ * Whether a level sees the whole tenant: platform staff, tenant roles (ADMIN), and roles that may
+ * work tenant-wide (operators, customer care, coaches) when placed nowhere. A center or scope role
+ * placed nowhere sees only what it administers, never the whole tenant by default.
+ */
+function isTenantWideLevel(level: ActiveLevel): boolean {
+  const role = ROLE_CODES.find((code) => code === level.role);
+  const placement = role === undefined ? 'none' : ROLE_PLACEMENT[role];
+  if (placement === 'platform' || placement === 'tenant') return true;
+  return placement === 'tenantOrCenter' && level.scopeId === null && level.centerId === null;
+}
+
 /**
  * What a caller may see, in the tenant they act in (runs in that tenant's transaction): platform
  * staff and tenant-wide levels see every center; a scope level sees the centers of its subtree; a
- * center level sees its center. The switcher's narrowing (one scope, one center) only ever
- * shrinks that set.
+ * center level sees its center; the main level adds what the user administers (center and scope
+ * admin records). The switcher's narrowing (one scope, one center) only ever shrinks that set.
  */
 export async function visibilityOf(
   tx: TenantTransaction,
   level: ActiveLevel,
   narrowing: { scopeId: string | null; centerId: string | null },
+  userId?: string,
 ): Promise<{ visibility: CenterVisibility; scopeId: string | null; centerId: string | null }> {
-  const isTenantWide = (PLATFORM_ROLES as readonly string[]).includes(level.role) || (level.scopeId === null && level.centerId === null);
-  let allowed: string[] | null;
-  if (isTenantWide) allowed = null;
-  else if (level.centerId !== null) allowed = [level.centerId];
-  else allowed = await centersInScope(tx, level.scopeId ?? '');
+  let allowed: string[] | null = null;
+  if (!isTenantWideLevel(level)) {
+    const own = level.centerId !== null ? [level.centerId] : level.scopeId !== null ? await centersInScope(tx, level.scopeId) : [];
+    const administered = level.levelId === null && userId !== undefined ? await administeredCenters(tx, userId) : [];
+    allowed = [...new Set([...own, ...administered])];
+  }
 
   let scopeId = level.scopeId;
   let centerId = level.centerId;

@@ -10,6 +10,7 @@ import {
   clearFailedLogins,
   countThrottleFailure,
   findUserByLogin,
+  isAssignedToTenant,
   reactivateUser,
   readThrottle,
   recordFailedLogin,
@@ -58,7 +59,10 @@ export async function findLoginAccount(database: Database, tenant: TenantRow, us
   if (own !== undefined || tenant.isPlatform) return own;
   const platform = await findPlatformTenant(database.system);
   const staff = await database.withTenant(platform.id, (tx) => findUserByLogin(tx, username.trim()));
-  return staff && (PLATFORM_ROLES as readonly string[]).includes(staff.role) ? staff : undefined;
+  if (staff === undefined || !(PLATFORM_ROLES as readonly string[]).includes(staff.role)) return undefined;
+  // A system admin serves only the tenants assigned to them (spec §6).
+  if (staff.role === 'SYSTEM_ADMIN' && !(await isAssignedToTenant(database.system, staff.id, tenant.id))) return undefined;
+  return staff;
 }
 
 function isLocked(user: UserRow, now: Date): boolean {

@@ -83,7 +83,7 @@ async function contextOf(database: Database, session: SessionRow): Promise<AuthC
   });
   if (found === undefined) throw new AppError('auth.unauthorized');
   const seen = await database.withTenant(session.tenantId, (tx) =>
-    visibilityOf(tx, found.level, { scopeId: session.filterScopeId, centerId: session.filterCenterId }),
+    visibilityOf(tx, found.level, { scopeId: session.filterScopeId, centerId: session.filterCenterId }, session.tenantId === session.accountTenantId ? found.user.id : undefined),
   );
   return {
     sessionId: session.id,

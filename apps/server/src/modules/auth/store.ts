@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { SystemStore, TenantTransaction } from '../../db/database.js';
-import { loginThrottle, roles, sessions, users } from '../../db/schema.js';
+import { loginThrottle, platformStaffTenants, roles, sessions, users } from '../../db/schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
@@ -174,4 +174,14 @@ export async function readThrottle(system: SystemStore, key: string, now: Date, 
   const row = rows[0];
   if (!row || row.windowStartedAt.getTime() < now.getTime() - windowMilliseconds) return 0;
   return row.failures;
+}
+
+/** Whether a system admin serves a tenant (platform_staff_tenants). */
+export async function isAssignedToTenant(system: SystemStore, userId: string, tenantId: string): Promise<boolean> {
+  const rows = await system
+    .select({ userId: platformStaffTenants.userId })
+    .from(platformStaffTenants)
+    .where(and(eq(platformStaffTenants.userId, userId), eq(platformStaffTenants.tenantId, tenantId)))
+    .limit(1);
+  return rows.length > 0;
 }

@@ -40,7 +40,12 @@ export async function enqueueMessage(tx: TenantTransaction, tenantId: string, me
  * dispatcher finds work everywhere without reading any tenant's rows outside withTenant.
  */
 export async function findTenantsWithDueMessages(system: SystemStore): Promise<string[]> {
-  const result = await system.execute<{ tenant_id: string }>(sql`SELECT outbox_tenants_with_due_messages() AS tenant_id`);
+  // A DEDICATED tenant's outbox lives in its own database, out of this function's sight: those
+  // tenants are always visited (their claim query, routed by withTenant, finds what is due).
+  const result = await system.execute<{ tenant_id: string }>(sql`
+    SELECT outbox_tenants_with_due_messages() AS tenant_id
+    UNION
+    SELECT id FROM tenants WHERE connection_type = 'DEDICATED' AND status = 'ACTIVE'`);
   return result.rows.map((row) => row.tenant_id);
 }
 

@@ -1,11 +1,23 @@
-import { successEnvelope, tenantSettingsResponseSchema, tenantSummarySchema } from '@rpm/contracts';
+import path from 'node:path';
+import fastifyMultipart from '@fastify/multipart';
+import { TENANT_LOGO_MAX_BYTES, successEnvelope, tenantLogoQuerySchema, tenantSettingsResponseSchema, tenantSummarySchema } from '@rpm/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/access.js';
 import { ok } from '../../http/envelope.js';
+import { createLocalFileStorage } from '../../lib/file-storage.js';
+import { registerTenantAdminRoutes } from './admin-routes.js';
+import { openPublicLogo } from './branding.js';
 import { listTenantsForLogin, readPublicSettings } from './service.js';
 
 export const manageTenantRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Only this plugin's routes accept multipart bodies (the logo upload): one file of at most 1 MB.
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: TENANT_LOGO_MAX_BYTES, files: 1, fields: 5, parts: 6, fieldSize: 1024, headerPairs: 100 },
+    throwFileSizeLimit: false,
+  });
+  const storage = createLocalFileStorage(path.join(app.config.dataDir, 'files'));
+
   app.get(
     '/tenant/all',
     {
@@ -18,6 +30,30 @@ export const manageTenantRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async () => ok(await listTenantsForLogin(app.database.system)),
   );
+
+  app.get(
+    '/tenant/:code/logo',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['tenants'],
+        summary: 'A tenant’s logo or registration QR code (image bytes), for the login page and branding',
+        params: z.object({ code: z.string().trim().min(1).max(64) }),
+        querystring: tenantLogoQuerySchema.extend({ v: z.string().max(40).optional().describe('Version, for caching') }),
+      },
+    },
+    async (request, reply) => {
+      const image = await openPublicLogo({ database: app.database, storage }, request.params.code, request.query.kind);
+      return reply
+        .header('cache-control', 'public, max-age=300')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-length', image.size)
+        .type(image.contentType)
+        .send(image.stream);
+    },
+  );
+
+  registerTenantAdminRoutes(app, storage);
 };
 
 export const accountTenantRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -27,7 +63,7 @@ export const accountTenantRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'session' },
       schema: {
         tags: ['tenants'],
-        summary: 'Settings of the caller’s tenant (branding, units, language, password rule)',
+        summary: 'Settings of the caller’s tenant (branding, logos, units, language, password rule)',
         response: { 200: successEnvelope(tenantSettingsResponseSchema) },
       },
     },

@@ -1,8 +1,19 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
-import type { SystemStore } from '../../db/database.js';
-import { tenants, tenantSettings } from '../../db/schema.js';
+import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
+import type { PgDatabase } from 'drizzle-orm/pg-core';
+import type { Schema, SystemStore, TenantTransaction } from '../../db/database.js';
+import { platformStaffTenants, tenantConnections, tenantEmailTemplates, tenants, tenantSettings } from '../../db/schema.js';
 
 export type TenantRow = typeof tenants.$inferSelect;
+export type TenantConnectionRow = typeof tenantConnections.$inferSelect;
+export type EmailTemplateRow = typeof tenantEmailTemplates.$inferSelect;
+
+/**
+ * Where control-plane rows are written: the system store, or a tenant transaction that runs in
+ * the platform database (a SHARED tenant's), so that a control-plane change and its audit row
+ * commit together. Never a DEDICATED tenant's transaction: its database is not the control plane.
+ */
+export type ControlPlane = PgDatabase<NodePgQueryResultHKT, Schema>;
 
 /** Customer tenants people log in to (the platform tenant is not offered in pickers). */
 export function listActiveTenants(system: SystemStore): Promise<TenantRow[]> {
@@ -29,16 +40,166 @@ export async function findActiveTenantByCode(system: SystemStore, code: string):
   return rows[0];
 }
 
-export async function findTenantById(system: SystemStore, id: string): Promise<TenantRow | undefined> {
+export async function findTenantById(system: ControlPlane, id: string): Promise<TenantRow | undefined> {
   const rows = await system.select().from(tenants).where(eq(tenants.id, id)).limit(1);
   return rows[0];
 }
 
-export async function readTenantSettings(system: SystemStore, tenantId: string): Promise<Map<string, string>> {
+/** The tenant row, locked until the transaction ends (changes of one tenant are serialised). */
+export async function lockTenant(controlPlane: ControlPlane, id: string): Promise<TenantRow | undefined> {
+  const rows = await controlPlane.select().from(tenants).where(eq(tenants.id, id)).limit(1).for('update');
+  return rows[0];
+}
+
+export async function readTenantSettings(system: ControlPlane, tenantId: string): Promise<Map<string, string>> {
   const rows = await system.select().from(tenantSettings).where(eq(tenantSettings.tenantId, tenantId));
   return new Map(rows.map((row) => [row.key, row.value]));
 }
 
 export function findTenantsByIds(system: SystemStore, ids: string[]): Promise<TenantRow[]> {
   return system.select().from(tenants).where(inArray(tenants.id, [...new Set(ids)]));
+}
+
+// Super admin -------------------------------------------------------------------------------------
+
+export interface TenantListQuery {
+  page: number;
+  size: number;
+  search?: string | undefined;
+  sort: 'name' | 'created';
+  order: 'asc' | 'desc';
+  /** A system admin's tenants; undefined for everyone who sees all. */
+  onlyIds?: string[] | undefined;
+}
+
+const escapeLike = (text: string) => text.replace(/[%_\\]/g, '\\$&');
+
+export async function listCustomerTenants(system: SystemStore, query: TenantListQuery) {
+  const conditions: SQL[] = [eq(tenants.isPlatform, false)];
+  if (query.onlyIds !== undefined) conditions.push(query.onlyIds.length === 0 ? sql`false` : inArray(tenants.id, query.onlyIds));
+  if (query.search) {
+    const pattern = `%${escapeLike(query.search)}%`;
+    const match = or(ilike(tenants.name, pattern), ilike(tenants.officialName, pattern), ilike(tenants.code, pattern));
+    if (match) conditions.push(match);
+  }
+  const where = and(...conditions);
+  const direction = query.order === 'asc' ? asc : desc;
+  const order = query.sort === 'name' ? [direction(sql`lower(${tenants.name})`), direction(tenants.id)] : [direction(tenants.createdAt), direction(tenants.id)];
+  const [items, totals] = await Promise.all([
+    system.select().from(tenants).where(where).orderBy(...order).limit(query.size).offset(query.page * query.size),
+    system.select({ total: count() }).from(tenants).where(where),
+  ]);
+  return { items, total: totals[0]?.total ?? 0 };
+}
+
+/** The tenants a platform staff member is assigned to (spec §6: "System admin is assigned to tenants"). */
+export async function assignedTenantIds(system: SystemStore, userId: string): Promise<string[]> {
+  const rows = await system.select({ tenantId: platformStaffTenants.tenantId }).from(platformStaffTenants).where(eq(platformStaffTenants.userId, userId));
+  return rows.map((row) => row.tenantId);
+}
+
+/** Another tenant (not `exceptId`) already using the name (any case) or the code. */
+export async function findIdentityClash(controlPlane: ControlPlane, identity: { name: string; code?: string }, exceptId?: string) {
+  const sameName = sql`lower(${tenants.name}) = lower(${identity.name})`;
+  const clash = identity.code === undefined ? sameName : or(sameName, eq(tenants.code, identity.code));
+  const rows = await controlPlane
+    .select({ name: tenants.name, code: tenants.code })
+    .from(tenants)
+    .where(exceptId === undefined ? clash : and(clash, ne(tenants.id, exceptId)));
+  return {
+    isNameTaken: rows.some((row) => row.name.toLowerCase() === identity.name.toLowerCase()),
+    isCodeTaken: identity.code !== undefined && rows.some((row) => row.code === identity.code),
+  };
+}
+
+export async function insertTenant(controlPlane: ControlPlane, tenant: typeof tenants.$inferInsert): Promise<TenantRow> {
+  const [created] = await controlPlane.insert(tenants).values(tenant).returning();
+  if (!created) throw new Error('tenant insert returned no row');
+  return created;
+}
+
+export async function updateTenant(controlPlane: ControlPlane, id: string, changes: Partial<typeof tenants.$inferInsert>): Promise<TenantRow> {
+  const [updated] = await controlPlane.update(tenants).set(changes).where(eq(tenants.id, id)).returning();
+  if (!updated) throw new Error(`tenant ${id} vanished during an update`);
+  return updated;
+}
+
+/** Sets the given keys (null: back to the default, i.e. no row). */
+export async function writeTenantSettings(controlPlane: ControlPlane, tenantId: string, values: Record<string, string | null>, now: Date) {
+  const removed = Object.entries(values).filter(([, value]) => value === null).map(([key]) => key);
+  const set = Object.entries(values).flatMap(([key, value]) => (value === null ? [] : [{ tenantId, key, value, updatedAt: now }]));
+  if (removed.length > 0) await controlPlane.delete(tenantSettings).where(and(eq(tenantSettings.tenantId, tenantId), inArray(tenantSettings.key, removed)));
+  if (set.length > 0) {
+    await controlPlane
+      .insert(tenantSettings)
+      .values(set)
+      .onConflictDoUpdate({ target: [tenantSettings.tenantId, tenantSettings.key], set: { value: sql`excluded.value`, updatedAt: now } });
+  }
+}
+
+/** Branches, admins, doctors and patients of the transaction's tenant (its own data plane). */
+export async function countTenantRecords(tx: TenantTransaction) {
+  const result = await tx.execute<{ healthCenters: number; admins: number; doctors: number; patients: number }>(sql`
+    SELECT (SELECT count(*)::int FROM health_centers) AS "healthCenters",
+           (SELECT count(*)::int FROM users WHERE deleted_at IS NULL
+              AND role IN ('ADMIN', 'MAIN_ADMIN', 'SUPPORT_ADMIN', 'SCOPE_ADMIN', 'MHSC_ADMIN')) AS admins,
+           (SELECT count(*)::int FROM users WHERE deleted_at IS NULL AND role = 'DOCTOR') AS doctors,
+           (SELECT count(*)::int FROM patients) AS patients`);
+  const row = result.rows[0];
+  if (row === undefined) throw new Error('no counts');
+  return row;
+}
+
+/**
+ * Whether the transaction's tenant has any of the records its people work with. Audit rows and
+ * outbox messages do not count: they are history, and stay where they were written.
+ */
+export async function hasTenantRecords(tx: TenantTransaction): Promise<boolean> {
+  const result = await tx.execute<{ found: boolean }>(sql`
+    SELECT EXISTS (SELECT 1 FROM users) OR EXISTS (SELECT 1 FROM scopes) OR EXISTS (SELECT 1 FROM health_centers)
+        OR EXISTS (SELECT 1 FROM patients) OR EXISTS (SELECT 1 FROM devices) OR EXISTS (SELECT 1 FROM roles) AS found`);
+  return result.rows[0]?.found === true;
+}
+
+// Connections -------------------------------------------------------------------------------------
+
+export function listConnections(system: SystemStore, tenantId: string): Promise<TenantConnectionRow[]> {
+  return system.select().from(tenantConnections).where(eq(tenantConnections.tenantId, tenantId)).orderBy(asc(tenantConnections.kind));
+}
+
+/** The primary connection of every DEDICATED tenant. */
+export async function listDedicatedPrimaries(system: SystemStore): Promise<{ tenantId: string; connection: TenantConnectionRow }[]> {
+  const rows = await system
+    .select({ connection: tenantConnections })
+    .from(tenantConnections)
+    .innerJoin(tenants, eq(tenants.id, tenantConnections.tenantId))
+    .where(and(eq(tenants.connectionType, 'DEDICATED'), eq(tenantConnections.kind, 'primary')))
+    .orderBy(asc(tenants.createdAt));
+  return rows.map((row) => ({ tenantId: row.connection.tenantId, connection: row.connection }));
+}
+
+export async function replaceConnections(controlPlane: ControlPlane, tenantId: string, rows: (typeof tenantConnections.$inferInsert)[]) {
+  await controlPlane.delete(tenantConnections).where(eq(tenantConnections.tenantId, tenantId));
+  if (rows.length > 0) await controlPlane.insert(tenantConnections).values(rows);
+}
+
+// Email templates ---------------------------------------------------------------------------------
+
+export async function findEmailTemplate(controlPlane: ControlPlane, tenantId: string, key: string, language: string): Promise<EmailTemplateRow | undefined> {
+  const rows = await controlPlane
+    .select()
+    .from(tenantEmailTemplates)
+    .where(and(eq(tenantEmailTemplates.tenantId, tenantId), eq(tenantEmailTemplates.key, key), eq(tenantEmailTemplates.language, language)))
+    .limit(1);
+  return rows[0];
+}
+
+export async function upsertEmailTemplate(controlPlane: ControlPlane, row: typeof tenantEmailTemplates.$inferInsert & { updatedAt: Date }) {
+  await controlPlane
+    .insert(tenantEmailTemplates)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [tenantEmailTemplates.tenantId, tenantEmailTemplates.key, tenantEmailTemplates.language],
+      set: { subject: row.subject, body: row.body, updatedAt: row.updatedAt },
+    });
 }

@@ -1,0 +1,154 @@
+import { useState } from 'react';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import type { CustomRole } from '@rpm/contracts';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { formatDateTime } from '../../lib/format-date';
+import { PlusIcon, SearchIcon } from '../shell/icons';
+import { Can, usePermissions } from '../shell/permissions';
+import { EmptyList, ErrorState, LoadingState, TablePager } from '../shell/query-states';
+import { DeleteRoleDialog } from './delete-role-dialog';
+import { customRolesQuery } from './roles-api';
+
+const PAGE_SIZE = 10;
+
+/** The tenant's custom roles: searchable by name, paged, each opening the editor. */
+export function CustomRolesTable() {
+  const { t } = useTranslation();
+  const { can } = usePermissions();
+  const [search, setSearch] = useState('');
+  // Ask the server once typing pauses, not on every key.
+  const [debouncedSearch] = useDebouncedValue(search, 300);
+  const [page, setPage] = useState(0);
+  const [toDelete, setToDelete] = useState<CustomRole | null>(null);
+  const roles = useQuery(customRolesQuery(page, PAGE_SIZE, debouncedSearch));
+
+  return (
+    <Stack gap="md">
+      <TextInput
+        label={t('rolesPage.search')}
+        placeholder={t('rolesPage.searchPlaceholder')}
+        leftSection={<SearchIcon />}
+        value={search}
+        onChange={(event) => {
+          setSearch(event.currentTarget.value);
+          setPage(0);
+        }}
+        maw={360}
+      />
+      <Paper withBorder radius="md" p="md">
+        {roles.isPending ? <LoadingState /> : null}
+        {roles.isError ? (
+          <ErrorState
+            error={roles.error}
+            title={t('rolesPage.loadFailed')}
+            onRetry={() => void roles.refetch()}
+          />
+        ) : null}
+        {roles.isSuccess && roles.data.items.length === 0 ? (
+          <EmptyList
+            title={debouncedSearch ? t('rolesPage.noMatchTitle') : t('rolesPage.emptyTitle')}
+            description={
+              debouncedSearch ? t('rolesPage.noMatch', { search: debouncedSearch }) : t('rolesPage.empty')
+            }
+            action={
+              debouncedSearch ? null : (
+                <Can permission="permission.update">
+                  <Button component={Link} to="new" leftSection={<PlusIcon />}>
+                    {t('rolesPage.create')}
+                  </Button>
+                </Can>
+              )
+            }
+          />
+        ) : null}
+        {roles.isSuccess && roles.data.items.length > 0 ? (
+          <>
+            <Table
+              highlightOnHover
+              verticalSpacing="sm"
+              aria-label={t('rolesPage.tableLabel')}
+              data-testid="roles-table"
+            >
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('rolesPage.name')}</Table.Th>
+                  <Table.Th>{t('rolesPage.baseRole')}</Table.Th>
+                  <Table.Th ta="right">{t('rolesPage.permissionCount')}</Table.Th>
+                  <Table.Th ta="right">{t('rolesPage.userCount')}</Table.Th>
+                  <Table.Th>{t('rolesPage.updated')}</Table.Th>
+                  <Table.Th w={170}>
+                    <VisuallyHidden>{t('rolesPage.actions')}</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody style={{ opacity: roles.isPlaceholderData ? 0.6 : 1 }}>
+                {roles.data.items.map((role) => (
+                  <Table.Tr key={role.id}>
+                    <Table.Td>
+                      <Anchor component={Link} to={role.id} fw={600}>
+                        {role.name}
+                      </Anchor>
+                      {role.description ? (
+                        <Text fz="xs" c="dimmed" lineClamp={1} maw={360}>
+                          {role.description}
+                        </Text>
+                      ) : null}
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" color="gray" tt="none">
+                        {t(`roles.${role.baseRole}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td ta="right">{role.permissions.length}</Table.Td>
+                    <Table.Td ta="right">{role.userCount}</Table.Td>
+                    <Table.Td>{formatDateTime(role.updatedAt)}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4} justify="flex-end" wrap="nowrap">
+                        <Button component={Link} to={role.id} size="compact-sm" variant="subtle">
+                          {can('permission.update') ? t('actions.edit') : t('actions.view')}
+                        </Button>
+                        <Can permission="permission.update">
+                          <Button
+                            size="compact-sm"
+                            variant="subtle"
+                            color="red"
+                            onClick={() => {
+                              setToDelete(role);
+                            }}
+                          >
+                            {t('actions.delete')}
+                          </Button>
+                        </Can>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+            <TablePager page={page} size={PAGE_SIZE} total={roles.data.total} onChange={setPage} />
+          </>
+        ) : null}
+      </Paper>
+      <DeleteRoleDialog
+        role={toDelete}
+        onClose={() => {
+          setToDelete(null);
+        }}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,207 @@
+import type { SubmitEvent } from 'react';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  roleInputSchema,
+  TENANT_ROLES,
+  type CustomRole,
+  type Permission,
+  type RoleCode,
+} from '@rpm/contracts';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import { isApiError } from '../../api/api-error';
+import { errorMessageFor } from '../../api/error-reaction';
+import { messageText, notifySuccess } from '../../lib/notify';
+import { useFormState } from '../../lib/use-form-state';
+import { usePermissions } from '../shell/permissions';
+import { ErrorState, LoadingState } from '../shell/query-states';
+import { usePageTitle } from '../shell/use-page-title';
+import { PermissionPicker } from './permission-picker';
+import { createRole, customRoleQuery, ROLES_QUERY_ROOT, updateRole } from './roles-api';
+
+interface RoleValues {
+  name: string;
+  description: string;
+  baseRole: RoleCode | null;
+  permissions: Set<Permission>;
+}
+
+const sameSet = (left: ReadonlySet<string>, right: readonly string[]) =>
+  left.size === right.length && right.every((item) => left.has(item));
+
+function RoleForm({ role }: { role: CustomRole | null }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { can, permissions: held } = usePermissions();
+  const isReadOnly = !can('permission.update');
+  const form = useFormState<RoleValues>({
+    name: role?.name ?? '',
+    description: role?.description ?? '',
+    baseRole: role?.baseRole ?? null,
+    permissions: new Set(role?.permissions ?? []),
+  });
+  const { values } = form;
+
+  const save = useMutation({
+    mutationFn: (input: Parameters<typeof createRole>[0]) =>
+      role ? updateRole(role.id, input) : createRole(input),
+    meta: { errorDisplay: 'inline' },
+    onSuccess: (saved) => {
+      notifySuccess(
+        role ? t('rolesPage.saved', { name: saved.name }) : t('rolesPage.created', { name: saved.name }),
+      );
+      void queryClient.invalidateQueries({ queryKey: ROLES_QUERY_ROOT });
+      void navigate('..', { relative: 'path' });
+    },
+    onError: (error) => {
+      if (isApiError(error) && error.code === 'role.exists')
+        form.setMessage('name', { text: messageText(errorMessageFor(error)) });
+      else form.showServerErrors(error);
+    },
+  });
+
+  const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (isReadOnly || save.isPending) return;
+    const parsed = form.validate(roleInputSchema, {
+      ...values,
+      baseRole: values.baseRole ?? undefined,
+      permissions: [...values.permissions],
+    });
+    if (parsed) save.mutate(parsed);
+  };
+
+  // Holders of the role are signed out when what it grants changes (spec §6): say so before saving.
+  const isGrantChanged =
+    role !== null && (values.baseRole !== role.baseRole || !sameSet(values.permissions, role.permissions));
+  const showAlert =
+    save.isError &&
+    !(isApiError(save.error) && (save.error.code === 'role.exists' || save.error.fieldErrors.length > 0));
+
+  return (
+    <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-label={t('rolesPage.editorLabel')}>
+      <fieldset disabled={isReadOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+        <Stack gap="lg">
+          {showAlert ? (
+            <Alert color="red" variant="light" role="alert" title={t('rolesPage.saveFailed')}>
+              {messageText(errorMessageFor(save.error))}
+            </Alert>
+          ) : null}
+          <Paper withBorder radius="md" p="lg">
+            <SimpleGrid cols={2} spacing="md">
+              <TextInput
+                label={t('rolesPage.name')}
+                value={values.name}
+                onChange={(event) => {
+                  form.setField('name', event.currentTarget.value);
+                }}
+                error={form.errorOf('name')}
+                withAsterisk
+                data-autofocus
+              />
+              <Select
+                label={t('rolesPage.baseRole')}
+                description={t('rolesPage.baseRoleHint')}
+                placeholder={t('rolesPage.baseRolePlaceholder')}
+                data={TENANT_ROLES.map((code) => ({ value: code, label: t(`roles.${code}`) }))}
+                value={values.baseRole}
+                onChange={(value) => {
+                  form.setField('baseRole', TENANT_ROLES.find((code) => code === value) ?? null);
+                }}
+                error={form.errorOf('baseRole')}
+                allowDeselect={false}
+                withAsterisk
+              />
+            </SimpleGrid>
+            <Textarea
+              mt="md"
+              label={t('rolesPage.description')}
+              value={values.description}
+              onChange={(event) => {
+                form.setField('description', event.currentTarget.value);
+              }}
+              error={form.errorOf('description')}
+              autosize
+              minRows={2}
+            />
+          </Paper>
+          <PermissionPicker
+            value={values.permissions}
+            onChange={(next) => {
+              form.setField('permissions', next);
+            }}
+            grantable={held}
+            isReadOnly={isReadOnly}
+            error={form.messages.permissions ? t('rolesPage.permissionsRequired') : undefined}
+          />
+          {role !== null && isGrantChanged && role.userCount > 0 ? (
+            <Alert color="orange" variant="light" data-testid="holders-signed-out">
+              {t('rolesPage.holdersSignedOut', { count: role.userCount })}
+            </Alert>
+          ) : null}
+          <Group justify="flex-end">
+            <Button component={Link} to=".." relative="path" variant="default">
+              {isReadOnly ? t('actions.back') : t('actions.cancel')}
+            </Button>
+            {isReadOnly ? null : (
+              <Button type="submit" loading={save.isPending}>
+                {role ? t('actions.save') : t('rolesPage.create')}
+              </Button>
+            )}
+          </Group>
+        </Stack>
+      </fieldset>
+    </form>
+  );
+}
+
+/** /<area>/roles/new and /<area>/roles/:roleId: create or edit a custom role (read-only without permission.update). */
+export function RoleEditorPage() {
+  const { t } = useTranslation();
+  const { roleId } = useParams();
+  const isNew = roleId === undefined;
+  const role = useQuery({ ...customRoleQuery(roleId ?? ''), enabled: !isNew });
+  const title = isNew ? t('rolesPage.newTitle') : (role.data?.name ?? t('rolesPage.editTitle'));
+  usePageTitle(title);
+
+  return (
+    <Stack gap="lg" maw={1180}>
+      <Stack gap={2}>
+        <Anchor component={Link} to=".." relative="path" fz="sm">
+          {t('rolesPage.backToList')}
+        </Anchor>
+        <Title order={1} fz={26}>
+          {title}
+        </Title>
+        <Text c="dimmed" fz="sm">
+          {t('rolesPage.editorIntro')}
+        </Text>
+      </Stack>
+      {isNew ? <RoleForm role={null} /> : null}
+      {!isNew && role.isPending ? <LoadingState /> : null}
+      {!isNew && role.isError ? (
+        <ErrorState
+          error={role.error}
+          title={t('rolesPage.roleLoadFailed')}
+          onRetry={() => void role.refetch()}
+        />
+      ) : null}
+      {!isNew && role.isSuccess ? <RoleForm key={role.data.id} role={role.data} /> : null}
+    </Stack>
+  );
+}

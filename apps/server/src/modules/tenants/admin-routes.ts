@@ -1,0 +1,232 @@
+import {
+  emailTemplateInputSchema,
+  emailTemplateParamsSchema,
+  emailTemplatePreviewInputSchema,
+  emailTemplatePreviewSchema,
+  emailTemplateQuerySchema,
+  emailTemplateSchema,
+  pageOf,
+  successEnvelope,
+  tenantConnectionTestSchema,
+  tenantConnectionsInputSchema,
+  tenantConnectionsSchema,
+  tenantCreateSchema,
+  tenantDetailSchema,
+  tenantListItemSchema,
+  tenantListQuerySchema,
+  tenantLogoQuerySchema,
+  tenantSettingsUpdateSchema,
+  tenantUpdateSchema,
+} from '@rpm/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../http/access.js';
+import { AppError } from '../../http/app-error.js';
+import { auditContextOf } from '../../http/audit-context.js';
+import { ok } from '../../http/envelope.js';
+import type { FileStorage } from '../../lib/file-storage.js';
+import { createTenant, listTenants, readTenantDetail, updateTenantIdentity, updateTenantSettings, type TenantAdminEnvironment } from './admin-service.js';
+import { previewEmailTemplate, readEmailTemplate, saveEmailTemplate, uploadTenantLogo, type Upload } from './branding.js';
+import { readTenantConnections, saveTenantConnections, testTenantConnections } from './connections.js';
+
+type ManageApp = Parameters<FastifyPluginAsyncZod>[0];
+
+const idParams = z.object({ id: z.uuid() });
+const tags = ['tenants'];
+const detailResponse = { 200: successEnvelope(tenantDetailSchema) };
+
+const fileMissing = () => new AppError('file.missing', { fieldErrors: [{ field: 'body.file', code: 'required', message: 'file.missing' }] });
+
+/** The multipart field `file`, read only when the service asks (after the tenant is found). */
+function receiveFile(request: FastifyRequest): () => Promise<Upload> {
+  return async () => {
+    if (!request.isMultipart()) throw fileMissing();
+    let part: Awaited<ReturnType<FastifyRequest['file']>>;
+    try {
+      part = await request.file();
+    } catch (error) {
+      throw new AppError('common.invalidParameter', { cause: error });
+    }
+    if (part === undefined) throw fileMissing();
+    const { file } = part;
+    if (part.fieldname !== 'file') {
+      file.resume();
+      throw fileMissing();
+    }
+    return { stream: file, isTruncated: () => file.truncated };
+  };
+}
+
+/** The console's address as the caller reached it: the link in a first admin's welcome email. */
+export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+/** Super-admin tenant management under /manage/sadmin/tenant (spec §2 tenant screens, §7). */
+export function registerTenantAdminRoutes(app: ManageApp, storage: FileStorage): void {
+  const environmentOf = (request: FastifyRequest): TenantAdminEnvironment => ({
+    database: app.database,
+    clock: app.clock,
+    auth: requireAuth(request),
+    audit: auditContextOf(request),
+    secretsKey: app.config.secretsKey,
+    kick: () => {
+      app.messaging.kick();
+    },
+    log: request.log,
+  });
+
+  app.get(
+    '/sadmin/tenant/all',
+    {
+      config: { access: 'tenant.view' },
+      schema: {
+        tags,
+        summary: 'Tenants (paged, search, sort by name or creation) with counts of branches, admins, doctors and patients',
+        querystring: tenantListQuerySchema,
+        response: { 200: successEnvelope(pageOf(tenantListItemSchema)) },
+      },
+    },
+    async (request) => ok(await listTenants(environmentOf(request), request.query)),
+  );
+
+  app.get(
+    '/sadmin/tenant/:id',
+    { config: { access: 'tenant.view' }, schema: { tags, summary: 'Tenant information', params: idParams, response: detailResponse } },
+    async (request) => ok(await readTenantDetail(environmentOf(request), request.params.id)),
+  );
+
+  app.post(
+    '/sadmin/tenant',
+    {
+      config: { access: 'tenant.create' },
+      schema: {
+        tags,
+        summary: 'Create a tenant ("Tenant name already exists"); with `admin`, its first ADMIN is created and emailed a set-password code',
+        body: tenantCreateSchema,
+        response: detailResponse,
+      },
+    },
+    async (request) => ok(await createTenant(environmentOf(request), request.body, originOf(request))),
+  );
+
+  app.put(
+    '/sadmin/tenant/:id',
+    {
+      config: { access: 'tenant.update' },
+      schema: { tags, summary: 'Change a tenant’s name, official name, public URL or status (the login code never changes)', params: idParams, body: tenantUpdateSchema, response: detailResponse },
+    },
+    async (request) => ok(await updateTenantIdentity(environmentOf(request), request.params.id, request.body)),
+  );
+
+  app.put(
+    '/sadmin/tenant/:id/settings',
+    {
+      config: { access: 'tenant.update' },
+      schema: {
+        tags,
+        summary: 'Change tenant settings (spec §3 keys, each checked against its allowed values; null restores the default). PASSWORD_RULE is the security setting.',
+        params: idParams,
+        body: tenantSettingsUpdateSchema,
+        response: detailResponse,
+      },
+    },
+    async (request) => ok(await updateTenantSettings(environmentOf(request), request.params.id, request.body)),
+  );
+
+  app.post(
+    '/sadmin/tenant/:id/logo',
+    {
+      config: { access: 'tenant.update' },
+      schema: {
+        tags,
+        summary: 'Upload a logo (square, horizontal: PNG) or the registration QR code (PNG or JPEG), at most 1 MB',
+        description: 'Multipart field `file`; the type is recognised by content, not by name.',
+        consumes: ['multipart/form-data'],
+        params: idParams,
+        querystring: tenantLogoQuerySchema,
+        response: detailResponse,
+      },
+    },
+    async (request) => ok(await uploadTenantLogo({ ...environmentOf(request), storage }, request.params.id, request.query.kind, receiveFile(request))),
+  );
+
+  app.get(
+    '/sadmin/tenant/:id/email-template/:key',
+    {
+      config: { access: 'tenant.view' },
+      schema: { tags, summary: 'An email template of the tenant in a language (its own wording, or the default)', params: emailTemplateParamsSchema, querystring: emailTemplateQuerySchema, response: { 200: successEnvelope(emailTemplateSchema) } },
+    },
+    async (request) => ok(await readEmailTemplate(environmentOf(request), request.params.id, request.params.key, request.query.language)),
+  );
+
+  app.put(
+    '/sadmin/tenant/:id/email-template/:key',
+    {
+      config: { access: 'tenant.update' },
+      schema: {
+        tags,
+        summary: 'Word an email template (plain text; placeholders {{name}} {{email}} {{tenant}} {{tenantCode}} {{link}} {{code}} {{minutes}})',
+        params: emailTemplateParamsSchema,
+        querystring: emailTemplateQuerySchema,
+        body: emailTemplateInputSchema,
+        response: { 200: successEnvelope(emailTemplateSchema) },
+      },
+    },
+    async (request) => ok(await saveEmailTemplate(environmentOf(request), request.params.id, request.params.key, request.query.language, request.body)),
+  );
+
+  app.post(
+    '/sadmin/tenant/:id/email-template/:key/preview',
+    {
+      config: { access: 'tenant.view' },
+      schema: {
+        tags,
+        summary: 'Render a template (the given text, else the stored one) with sample values; `html` is escaped and safe to show',
+        params: emailTemplateParamsSchema,
+        querystring: emailTemplateQuerySchema,
+        body: emailTemplatePreviewInputSchema,
+        response: { 200: successEnvelope(emailTemplatePreviewSchema) },
+      },
+    },
+    async (request) => ok(await previewEmailTemplate(environmentOf(request), request.params.id, request.params.key, request.query.language, request.body)),
+  );
+
+  app.get(
+    '/sadmin/tenant/:id/connections',
+    {
+      config: { access: 'tenant.view' },
+      schema: { tags, summary: 'Connection type and the stored connections (passwords are never returned)', params: idParams, response: { 200: successEnvelope(tenantConnectionsSchema) } },
+    },
+    async (request) => ok(await readTenantConnections(environmentOf(request), request.params.id)),
+  );
+
+  app.post(
+    '/sadmin/tenant/:id/connections/test',
+    {
+      config: { access: 'tenant.update' },
+      schema: {
+        tags,
+        summary: 'Connect to each supplied server (SELECT 1, 5 s timeout); "Could not contact the supplied server" names the failing connections',
+        params: idParams,
+        body: tenantConnectionsInputSchema,
+        response: { 200: successEnvelope(tenantConnectionTestSchema) },
+      },
+    },
+    async (request) => ok(await testTenantConnections(environmentOf(request), request.params.id, request.body)),
+  );
+
+  app.put(
+    '/sadmin/tenant/:id/connections',
+    {
+      config: { access: 'tenant.update' },
+      schema: {
+        tags,
+        summary: 'Save the connection type: SHARED, or DEDICATED with exactly three tested connections (primary is migrated and then serves the tenant)',
+        params: idParams,
+        body: tenantConnectionsInputSchema,
+        response: { 200: successEnvelope(tenantConnectionsSchema) },
+      },
+    },
+    async (request) => ok(await saveTenantConnections(environmentOf(request), request.params.id, request.body)),
+  );
+}

@@ -1,0 +1,104 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import {
+  DEMO_PASSWORD,
+  DEMO_TENANT_CODE,
+  SCREENSHOT_DIR,
+  startServer,
+  type RunningServer,
+} from './harness.js';
+
+/** Helpers shared by the identity browser tests: contexts, the tenant picker, sign-in, screenshots. */
+export const DESKTOP = { width: 1366, height: 860 };
+
+/** The real server for a browser test (the migrator itself handles concurrent starts). */
+export function startTestServer(environment: Record<string, string> = {}): Promise<RunningServer> {
+  return startServer(environment);
+}
+
+export class ConsoleDriver {
+  private readonly contexts: BrowserContext[] = [];
+  private tenantName: string | undefined;
+
+  constructor(
+    private readonly browser: Browser,
+    readonly baseUrl: string,
+  ) {
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  }
+
+  /** The demo tenant as the login picker lists it (the picker shows names, the API takes codes). */
+  async demoTenantName(): Promise<string> {
+    if (this.tenantName !== undefined) return this.tenantName;
+    const answer = (await (await fetch(`${this.baseUrl}/manage/tenant/all`)).json()) as {
+      data: { code: string; name: string }[];
+    };
+    const demo = answer.data.find((tenant) => tenant.code === DEMO_TENANT_CODE);
+    if (!demo) throw new Error(`tenant "${DEMO_TENANT_CODE}" is not listed`);
+    this.tenantName = demo.name;
+    return demo.name;
+  }
+
+  /** A fresh browser context (own cookies and storage), like another person on another computer. */
+  async openPage(options: { locale?: string } = {}): Promise<Page> {
+    const context = await this.browser.newContext({
+      viewport: DESKTOP,
+      baseURL: this.baseUrl,
+      locale: options.locale ?? 'en-GB',
+    });
+    this.contexts.push(context);
+    return context.newPage();
+  }
+
+  async closeAll(): Promise<void> {
+    for (const context of this.contexts.splice(0)) await context.close();
+  }
+
+  async pickDemoTenant(page: Page, label = 'Tenant'): Promise<void> {
+    const name = await this.demoTenantName();
+    await page.getByRole('combobox', { name: label }).click();
+    await page.getByRole('option', { name, exact: true }).click();
+  }
+
+  /** Signs in with a password through the login form, as a person would. */
+  async signIn(page: Page, username: string, password = DEMO_PASSWORD): Promise<void> {
+    await page.goto('/login');
+    await this.pickDemoTenant(page);
+    await page.getByLabel('Email or phone number').fill(username);
+    await page.getByLabel(/^Password/).fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  }
+}
+
+/** Closes the toasts (they never close by themselves, spec §9), as a person would before going on. */
+export async function dismissToasts(page: Page): Promise<void> {
+  const close = page.getByRole('button', { name: 'Close the message' });
+  for (let open = await close.count(); open > 0; open = await close.count()) {
+    await close.first().click();
+    // A closing toast animates out; wait until it has gone before reaching for the next one.
+    await page.waitForFunction(
+      (before) => document.querySelectorAll('[aria-label="Close the message"]').length < before,
+      open,
+    );
+  }
+}
+
+/** Types a code into the six boxes the way a person does: click the first, type the digits. */
+export async function typeCode(page: Page, code: string): Promise<void> {
+  await page.getByRole('textbox', { name: /^(Digit|Chữ số) 1 / }).click();
+  await page.keyboard.type(code);
+}
+
+/**
+ * Screenshot of the whole page. Not Playwright's `fullPage`: in Chromium it briefly changes the
+ * emulated width, which trips the console's desktop-only media query and remounts the app (a
+ * form would lose what was typed). Making the window taller keeps the width as it is.
+ */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const viewport = page.viewportSize() ?? DESKTOP;
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height });
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+  if (height > viewport.height) await page.setViewportSize(viewport);
+}
