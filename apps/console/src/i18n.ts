@@ -1,6 +1,6 @@
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LANGUAGE, resources, SUPPORTED_LANGUAGES, type SupportedLanguage } from '@rpm/i18n';
+import { DEFAULT_LANGUAGE, NAMESPACES, resources, SUPPORTED_LANGUAGES, type SupportedLanguage } from '@rpm/i18n';
 
 declare module 'i18next' {
   // Typed keys: a misspelt or missing key in en/common.json is a compile error, not a blank label.
@@ -50,7 +50,7 @@ export function initI18n(): Promise<unknown> {
     lng: language,
     fallbackLng: DEFAULT_LANGUAGE,
     supportedLngs: [...SUPPORTED_LANGUAGES],
-    ns: ['common', 'errors'],
+    ns: [...NAMESPACES],
     defaultNS: 'common',
     // React escapes output itself; escaping here would double-encode names such as "O'Brien".
     interpolation: { escapeValue: false },

@@ -1,6 +1,6 @@
 import { ERROR_CODES } from '@rpm/contracts';
 import { describe, expect, it } from 'vitest';
-import { pickLanguage, resources, translateError } from './index.js';
+import { NAMESPACES, pickLanguage, resources, translateError } from './index.js';
 
 function keysOf(node: unknown, prefix = ''): string[] {
   // Arrays (lists of paragraphs, read with returnObjects) are one message each.
@@ -9,7 +9,7 @@ function keysOf(node: unknown, prefix = ''): string[] {
 }
 
 describe('message catalogues', () => {
-  for (const namespace of ['common', 'errors'] as const) {
+  for (const namespace of NAMESPACES) {
     it(`${namespace}: en and vi have exactly the same keys, none empty`, () => {
       const en = keysOf(resources.en[namespace]).sort();
       const vi = keysOf(resources.vi[namespace]).sort();

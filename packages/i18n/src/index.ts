@@ -2,16 +2,26 @@ import enErrors from '../locales/en/errors.json' with { type: 'json' };
 import viErrors from '../locales/vi/errors.json' with { type: 'json' };
 import enCommon from '../locales/en/common.json' with { type: 'json' };
 import viCommon from '../locales/vi/common.json' with { type: 'json' };
+import enOrg from '../locales/en/org.json' with { type: 'json' };
+import viOrg from '../locales/vi/org.json' with { type: 'json' };
+import enTenants from '../locales/en/tenants.json' with { type: 'json' };
+import viTenants from '../locales/vi/tenants.json' with { type: 'json' };
 
 export const SUPPORTED_LANGUAGES = ['en', 'vi'] as const;
 export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: SupportedLanguage = 'en';
 
-/** i18next-shaped resources: one namespace per catalogue file. */
+/**
+ * i18next-shaped resources: one namespace per catalogue file. `common` holds the shell and
+ * identity screens, `errors` the API's messages, `tenants` the platform's tenant and trial-request
+ * screens, `org` the scope, health-center, staff and level screens.
+ */
 export const resources = {
-  en: { common: enCommon, errors: enErrors },
-  vi: { common: viCommon, errors: viErrors },
+  en: { common: enCommon, errors: enErrors, tenants: enTenants, org: enOrg },
+  vi: { common: viCommon, errors: viErrors, tenants: viTenants, org: viOrg },
 } as const;
+
+export const NAMESPACES = ['common', 'errors', 'tenants', 'org'] as const;
 
 type Catalogue = Record<string, unknown>;
 
