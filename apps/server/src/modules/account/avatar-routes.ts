@@ -1,12 +1,13 @@
+import { sendImage } from '../../http/send-image.js';
 import { profileSchema, successEnvelope, usernameQuerySchema } from '@rpm/contracts';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import { auditContextOf } from '../../http/audit-context.js';
 import { ok } from '../../http/envelope.js';
-import type { FileStorage, OpenedFile } from '../../lib/file-storage.js';
+import type { FileStorage } from '../../lib/file-storage.js';
 import {
   openOwnAvatar,
   openUserAvatar,
@@ -44,14 +45,6 @@ function receiveFrom(request: FastifyRequest): ReceiveUpload {
   };
 }
 
-function sendImage(reply: FastifyReply, image: OpenedFile) {
-  return reply
-    .header('cache-control', 'private, no-cache')
-    .header('x-content-type-options', 'nosniff')
-    .header('content-length', image.size)
-    .type(image.contentType)
-    .send(image.stream);
-}
 
 const uploadSchema = { tags: ['account'], consumes: ['multipart/form-data'] };
 const uploadDescription = 'Multipart field `file`: PNG, JPEG, GIF or WEBP (recognised by content), at most 1 MB.';

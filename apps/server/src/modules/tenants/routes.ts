@@ -1,3 +1,4 @@
+import { sendImage } from '../../http/send-image.js';
 import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import { TENANT_LOGO_MAX_BYTES, successEnvelope, tenantLogoQuerySchema, tenantSettingsResponseSchema, tenantSummarySchema } from '@rpm/contracts';
@@ -44,12 +45,7 @@ export const manageTenantRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const image = await openPublicLogo({ database: app.database, storage }, request.params.code, request.query.kind);
-      return reply
-        .header('cache-control', 'public, max-age=300')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-length', image.size)
-        .type(image.contentType)
-        .send(image.stream);
+      return sendImage(reply, image, 'public, max-age=300');
     },
   );
 

@@ -1,5 +1,7 @@
+import { multipart, type Part } from '../../../test/multipart.js';
+
+export { multipart, type Part };
 /** Test support for the tenant and trial-request tests: images, multipart bodies, staff sessions. */
-import { randomBytes } from 'node:crypto';
 import type { RoleCode } from '@rpm/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { logIn } from '../../../test/app.js';
@@ -17,26 +19,6 @@ export const JPEG = Buffer.concat([Buffer.from('ffd8ffe000104a464946000101000001
 /** A PNG a little over 1 MB. */
 export const BIG_PNG = Buffer.concat([PNG, Buffer.alloc(Math.round(1.05 * 1024 * 1024))]);
 
-export interface Part {
-  name: string;
-  content: Buffer | string;
-  filename?: string;
-  contentType?: string;
-}
-
-/** A multipart/form-data body, written out byte by byte as a browser sends it. */
-export function multipart(parts: Part[]) {
-  const boundary = `----rpm-${randomBytes(8).toString('hex')}`;
-  const chunks = parts.flatMap((part) => {
-    const disposition = `form-data; name="${part.name}"${part.filename === undefined ? '' : `; filename="${part.filename}"`}`;
-    const type = part.contentType === undefined ? '' : `Content-Type: ${part.contentType}\r\n`;
-    return [Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`), Buffer.from(part.content), Buffer.from('\r\n')];
-  });
-  return {
-    payload: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
 
 export const filePart = (name: string, content: Buffer, filename = 'logo.png', contentType = 'image/png'): Part => ({ name, content, filename, contentType });
 
