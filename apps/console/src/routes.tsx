@@ -3,6 +3,7 @@ import type { RoleArea } from '@rpm/contracts';
 import { AccountPage } from './features/account/account-page';
 import { ForgotPasswordPage } from './features/auth/forgot-password-page';
 import { LoginPage } from './features/auth/login-page';
+import { orgRoutes } from './features/org/org-routes';
 import { RegisterPage } from './features/auth/register-page';
 import { PrivacyPage, PrivacyTerms } from './features/legal/privacy-terms';
 import { TermsOfUse, TermsPage } from './features/legal/terms-page';
@@ -15,6 +16,9 @@ import { NotFoundInShell, NotFoundPage } from './features/shell/not-found-page';
 import { RequirePermission } from './features/shell/permissions';
 import { RootLayout } from './features/shell/root-layout';
 import { StartupGate } from './features/shell/startup-gate';
+import { staffRoutes } from './features/staff/staff-routes';
+import { tenantAreaRoutes } from './features/tenants/tenant-routes';
+import { TrialRequestPage } from './features/trial-request/trial-request-page';
 
 /** Every role area of spec §2, each a path prefix (contracts roles.ts). */
 export const ROLE_AREAS: readonly RoleArea[] = [
@@ -58,6 +62,9 @@ const areaPages: RouteObject[] = [
       { path: ':roleId', element: <RoleEditorPage /> },
     ],
   },
+  ...tenantAreaRoutes,
+  ...orgRoutes,
+  ...staffRoutes,
   { path: 'privacy', element: <PrivacyTerms /> },
   { path: 'terms', element: <TermsOfUse /> },
   { path: '*', element: <NotFoundInShell /> },
@@ -71,6 +78,7 @@ export const routes: RouteObject[] = [
       { path: '/login', element: <LoginPage /> },
       { path: '/forgot-password', element: <ForgotPasswordPage /> },
       { path: '/register', element: <RegisterPage /> },
+      { path: '/trial-request', element: <TrialRequestPage /> },
       { path: '/privacy', element: <PrivacyPage /> },
       { path: '/terms', element: <TermsPage /> },
       {

@@ -4,13 +4,24 @@ import { useSearchParams } from 'react-router';
 import { usePageTitle } from '../shell/use-page-title';
 import { ActivityTab } from './activity-tab';
 import { ChangePasswordTab } from './change-password-tab';
+import { DeactivateTab } from './deactivate-tab';
 import { FaqTab } from './faq-tab';
 import { LegalTab } from './legal-tab';
 import { PreferencesTab } from './preferences-tab';
 import { ProfileTab } from './profile-tab';
+import { UnitsTab } from './units-tab';
 
 /** The tabs of spec §2 account settings that the server supports today, in menu order. */
-export const ACCOUNT_TABS = ['profile', 'preferences', 'password', 'activity', 'legal', 'faq'] as const;
+export const ACCOUNT_TABS = [
+  'profile',
+  'preferences',
+  'units',
+  'password',
+  'deactivate',
+  'activity',
+  'legal',
+  'faq',
+] as const;
 export type AccountTab = (typeof ACCOUNT_TABS)[number];
 
 function isAccountTab(value: string | null): value is AccountTab {
@@ -19,7 +30,7 @@ function isAccountTab(value: string | null): value is AccountTab {
 
 /**
  * Account settings. The open tab is in the address (?tab=password) so it survives a reload and
- * can be linked to. Unit settings and account deactivation wait for their server calls.
+ * can be linked to.
  */
 export function AccountPage() {
   const { t } = useTranslation();
@@ -60,8 +71,14 @@ export function AccountPage() {
         <Tabs.Panel value="preferences" pt="lg">
           <PreferencesTab />
         </Tabs.Panel>
+        <Tabs.Panel value="units" pt="lg">
+          <UnitsTab />
+        </Tabs.Panel>
         <Tabs.Panel value="password" pt="lg">
           <ChangePasswordTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="deactivate" pt="lg">
+          <DeactivateTab />
         </Tabs.Panel>
         <Tabs.Panel value="activity" pt="lg">
           <ActivityTab />

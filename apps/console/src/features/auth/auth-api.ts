@@ -26,6 +26,8 @@ export interface SignInRequest {
 export interface TenantSettingsSnapshot {
   tenant: TenantSummary | null;
   settings: TenantSettingsMap;
+  /** Addresses of the tenant's uploaded logos, for the header and the tab icon. */
+  logos: { square?: string | undefined; horizontal?: string | undefined };
 }
 
 const tenantListSchema = tenantSummarySchema.array();
@@ -62,7 +64,7 @@ export const tenantSettingsQuery = (userId: string) =>
       });
       const settings: TenantSettingsMap = {};
       for (const { key, value } of result.settings) settings[key] = value;
-      return { tenant: result.tenant, settings };
+      return { tenant: result.tenant, settings, logos: result.logos ?? {} };
     },
     staleTime: Number.POSITIVE_INFINITY,
     meta: { errorDisplay: 'inline' },

@@ -3,6 +3,7 @@ import { Alert, Anchor, Group, Tabs, Text, VisuallyHidden } from '@mantine/core'
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { usePageTitle } from '../shell/use-page-title';
+import { TrialRequestLink } from '../trial-request/trial-request-link';
 import { AuthLayout } from './auth-layout';
 import { LoginForm } from './login-form';
 import { OtpLoginForm } from './otp-login-form';
@@ -41,12 +42,15 @@ export function LoginPage() {
       title={t('login.title')}
       subtitle={t('login.subtitle')}
       footer={
-        <Text fz="sm" c="dimmed">
-          {t('login.noAccount')}{' '}
-          <Anchor component={Link} to="/register" fz="sm">
-            {t('login.createAccount')}
-          </Anchor>
-        </Text>
+        <>
+          <Text fz="sm" c="dimmed">
+            {t('login.noAccount')}{' '}
+            <Anchor component={Link} to="/register" fz="sm">
+              {t('login.createAccount')}
+            </Anchor>
+          </Text>
+          <TrialRequestLink />
+        </>
       }
     >
       {notice ? <NoticeAlert notice={notice} /> : null}

@@ -6,13 +6,16 @@ import { isApiError } from '../../api/api-error';
 import { notifyError } from '../../lib/notify';
 import { signOut } from '../auth/auth-api';
 import { useEndSession } from '../auth/use-end-session';
-import { LogoutIcon, PulseIcon } from './icons';
+import { LevelSwitcher } from '../levels/level-switcher';
+import { HeaderBrand } from './branding';
+import { LogoutIcon } from './icons';
 import { LanguageSwitch } from './language-switch';
 import { areaPath, NAV_ITEMS, visibleNavItems, type NavItem } from './navigation';
 import { organisationName, useSession } from './session-context';
 
 function NavEntry({ item, to }: { item: NavItem; to: string }) {
-  const { t } = useTranslation();
+  // Features with their own catalogue name their entry `<namespace>:<key>` (navigation.ts).
+  const { t } = useTranslation(['common', 'tenants']);
   // The area home is active only on itself; other entries also for their sub-pages.
   const isActive = useMatch({ path: to, end: item.path === '' }) !== null;
   const Icon = item.icon;
@@ -76,8 +79,7 @@ export function AppLayout() {
       <AppShell.Header px="lg">
         <Group h="100%" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
-            <PulseIcon width={24} height={24} color="var(--mantine-primary-color-filled)" />
-            <Text fw={700}>{t('app.name')}</Text>
+            <HeaderBrand />
             {organisation ? (
               <Text c="dimmed" fz="sm" truncate="end" maw={280} data-testid="tenant-name">
                 {organisation}
@@ -85,6 +87,7 @@ export function AppLayout() {
             ) : null}
           </Group>
           <Group gap="lg" wrap="nowrap">
+            <LevelSwitcher />
             <LanguageSwitch />
             <Group gap="xs" wrap="nowrap">
               <Avatar color="initials" name={session.user.fullName} radius="xl" size={34} />

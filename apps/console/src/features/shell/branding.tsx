@@ -1,6 +1,9 @@
-import { createContext, useContext, useMemo, useState, type ReactNode } from 'react';
-import { MantineProvider } from '@mantine/core';
+import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Group, Image, MantineProvider, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 import { buildTheme, type TenantSettingsMap } from '../../theme';
+import { PulseIcon } from './icons';
+import { useSession } from './session-context';
 
 type SetBranding = (settings: TenantSettingsMap | null) => void;
 
@@ -25,4 +28,67 @@ export function BrandedMantineProvider({ children }: { children: ReactNode }) {
 
 export function useSetBranding(): SetBranding {
   return useContext(BrandingContext);
+}
+
+/**
+ * The product mark in the header: the tenant's horizontal logo when it has one (the product name
+ * stays as its alt text), else its square logo or the product icon beside the product name.
+ * The square logo also becomes the browser tab's icon while signed in to that tenant.
+ */
+export function HeaderBrand() {
+  const { t } = useTranslation();
+  const { logos } = useSession();
+  const [failed, setFailed] = useState<string | null>(null);
+  const horizontal = logos.horizontal !== failed ? logos.horizontal : undefined;
+  const square = logos.square !== failed ? logos.square : undefined;
+  useTabIcon(square);
+
+  if (horizontal)
+    return (
+      <Image
+        src={horizontal}
+        alt={t('app.name')}
+        h={36}
+        w="auto"
+        maw={220}
+        fit="contain"
+        data-testid="header-logo"
+        onError={() => {
+          setFailed(horizontal);
+        }}
+      />
+    );
+  return (
+    <Group gap="sm" wrap="nowrap">
+      {square ? (
+        <Image
+          src={square}
+          alt=""
+          h={28}
+          w={28}
+          fit="contain"
+          data-testid="header-icon"
+          onError={() => {
+            setFailed(square);
+          }}
+        />
+      ) : (
+        <PulseIcon width={24} height={24} color="var(--mantine-primary-color-filled)" />
+      )}
+      <Text fw={700}>{t('app.name')}</Text>
+    </Group>
+  );
+}
+
+/** Points the page's icon at `href` while mounted; the built-in icon comes back afterwards. */
+function useTabIcon(href: string | undefined): void {
+  useEffect(() => {
+    const link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+    if (!link || !href) return;
+    const original = link.href;
+    link.href = href;
+    return () => {
+      link.href = original;
+    };
+  }, [href]);
 }

@@ -113,3 +113,80 @@ export const AlertIcon: IconComponent = (props) => (
     <path d="M12 10v4.5M12 17.5v.01" />
   </Svg>
 );
+
+export const LayersIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <path d="m12 3 9 5-9 5-9-5z" />
+    <path d="m3 13 9 5 9-5" />
+  </Svg>
+);
+
+export const ChevronRightIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <path d="m9 6 6 6-6 6" />
+  </Svg>
+);
+
+export const ChevronDownIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <path d="m6 9 6 6 6-6" />
+  </Svg>
+);
+
+export const BuildingIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <path d="M4 21V5l8-2v18" />
+    <path d="M12 9h8v12" />
+    <path d="M2 21h20" />
+    <path d="M8 8v.01M8 12v.01M8 16v.01M16 13v.01M16 17v.01" />
+  </Svg>
+);
+
+export const UsersIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <circle cx="9" cy="8" r="3.5" />
+    <path d="M2.5 20c0-3.6 2.9-6 6.5-6s6.5 2.4 6.5 6" />
+    <path d="M16 4.5a3.5 3.5 0 0 1 0 7M18 14.3c2 .8 3.5 2.8 3.5 5.7" />
+  </Svg>
+);
+
+export const TreeIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <rect x="9" y="2.5" width="6" height="5" rx="1" />
+    <rect x="2.5" y="16.5" width="6" height="5" rx="1" />
+    <rect x="15.5" y="16.5" width="6" height="5" rx="1" />
+    <path d="M12 7.5v4M5.5 16.5v-2.5h13v2.5" />
+  </Svg>
+);
+
+export const DotsIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <circle cx="5" cy="12" r="1" />
+    <circle cx="12" cy="12" r="1" />
+    <circle cx="19" cy="12" r="1" />
+  </Svg>
+);
+
+export const UploadIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <path d="M12 16V4M7 9l5-5 5 5" />
+    <path d="M4 16v3a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-3" />
+  </Svg>
+);
+
+export const RequestIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <path d="M4 6.5A1.5 1.5 0 0 1 5.5 5h13A1.5 1.5 0 0 1 20 6.5v11a1.5 1.5 0 0 1-1.5 1.5h-13A1.5 1.5 0 0 1 4 17.5z" />
+    <path d="m4.5 6 7.5 6 7.5-6" />
+  </Svg>
+);
+
+export const SortIcon = ({
+  sorted,
+  ...props
+}: SVGProps<SVGSVGElement> & { sorted: 'asc' | 'desc' | null }) => (
+  <Svg width={14} height={14} {...props}>
+    <path d="m8 10 4-4 4 4" opacity={sorted === 'desc' ? 0.3 : 1} />
+    <path d="m8 14 4 4 4-4" opacity={sorted === 'asc' ? 0.3 : 1} />
+  </Svg>
+);

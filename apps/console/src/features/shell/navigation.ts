@@ -1,5 +1,7 @@
 import type { Permission, RoleArea } from '@rpm/contracts';
 import { HomeIcon, KeyIcon, ShieldIcon, UserIcon, type IconComponent } from './icons';
+import { BuildingIcon, RequestIcon } from '../tenants/tenant-icons';
+import { BuildingIcon as CenterIcon, TreeIcon, UsersIcon } from '../org/org-icons';
 
 /**
  * One entry of the side navigation. `path` is relative to the user's area (`''` is the area home),
@@ -13,12 +15,32 @@ export interface NavItem {
   icon?: IconComponent;
 }
 
-export type NavLabelKey = 'nav.home' | 'nav.account' | 'nav.roles' | 'nav.privacy';
+/** A key of the common catalogue, or `<namespace>:<key>` for a feature that keeps its own. */
+export type NavLabelKey =
+  | 'nav.home'
+  | 'nav.account'
+  | 'nav.roles'
+  | 'nav.privacy'
+  | 'nav.scopes'
+  | 'nav.healthCenters'
+  | 'nav.staff'
+  | 'tenants:nav.tenants'
+  | 'tenants:nav.trialRequests';
 
 export const NAV_ITEMS: readonly NavItem[] = [
   { path: '', labelKey: 'nav.home', permission: null, icon: HomeIcon },
   { path: 'account', labelKey: 'nav.account', permission: 'account.view', icon: UserIcon },
   { path: 'roles', labelKey: 'nav.roles', permission: 'permission.view', icon: KeyIcon },
+  { path: 'scopes', labelKey: 'nav.scopes', permission: 'tenant.scope', icon: TreeIcon },
+  { path: 'health-centers', labelKey: 'nav.healthCenters', permission: 'tenant.center', icon: CenterIcon },
+  { path: 'staff', labelKey: 'nav.staff', permission: 'staff.view', icon: UsersIcon },
+  { path: 'tenants', labelKey: 'tenants:nav.tenants', permission: 'tenant.view', icon: BuildingIcon },
+  {
+    path: 'trial-requests',
+    labelKey: 'tenants:nav.trialRequests',
+    permission: 'tenant.request',
+    icon: RequestIcon,
+  },
   { path: 'privacy', labelKey: 'nav.privacy', permission: null, icon: ShieldIcon },
 ];
 

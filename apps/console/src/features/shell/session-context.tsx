@@ -9,6 +9,7 @@ export interface Session {
   permissions: ReadonlySet<string>;
   tenant: TenantSettingsSnapshot['tenant'];
   settings: TenantSettingsSnapshot['settings'];
+  logos: TenantSettingsSnapshot['logos'];
 }
 
 const SessionContext = createContext<Session | null>(null);
@@ -26,6 +27,7 @@ export function buildSession(
     permissions: new Set(permissions),
     tenant: snapshot.tenant,
     settings: snapshot.settings,
+    logos: snapshot.logos,
   };
 }
 

@@ -1,0 +1,187 @@
+import { useState } from 'react';
+import { Autocomplete, Paper, Select, SimpleGrid, Switch, TextInput, Title } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import {
+  LANGUAGES,
+  SECRET_TENANT_SETTING_KEYS,
+  TENANT_BLOOD_GLUCOSE_UNITS,
+  TENANT_THERMAL_UNITS,
+  TENANT_UNIT_SYSTEMS,
+  TENANT_URIC_ACID_UNITS,
+  tenantSettingsUpdateSchema,
+  type TenantDetail,
+  type TenantSettingKey,
+} from '@rpm/contracts';
+import { useTranslation } from 'react-i18next';
+import { notifySuccess } from '../../lib/notify';
+import { useFormState } from '../../lib/use-form-state';
+import { SecretField } from './secret-field';
+import { TabForm } from './tab-form';
+import { validateTenantForm } from './tenant-form-errors';
+import {
+  changedSettings,
+  COMMON_DIAL_CODES,
+  GENERAL_KEYS,
+  settingValues,
+  type SecretEdit,
+} from './tenant-settings-model';
+import { updateTenantSettings } from './tenants-api';
+import { useTenantSaved } from './use-tenant-saved';
+
+type SecretKey = (typeof SECRET_TENANT_SETTING_KEYS)[number];
+type ChoiceKey = 'LANGUAGE' | 'UNIT_SYSTEM' | 'THERMAL_UNIT' | 'BLOOD_GLUCOSE_UNIT' | 'ACID_URIC_UNIT';
+
+/** The allowed values of each choice, labelled from the catalogue (units keep their symbol). */
+const CHOICES: Record<ChoiceKey, readonly string[]> = {
+  LANGUAGE: LANGUAGES,
+  UNIT_SYSTEM: TENANT_UNIT_SYSTEMS,
+  THERMAL_UNIT: TENANT_THERMAL_UNITS,
+  BLOOD_GLUCOSE_UNIT: TENANT_BLOOD_GLUCOSE_UNITS,
+  ACID_URIC_UNIT: TENANT_URIC_ACID_UNITS,
+};
+
+function SettingsForm({ tenant }: { tenant: TenantDetail }) {
+  const { t } = useTranslation('tenants');
+  const saved = useTenantSaved();
+  const initial = settingValues(tenant);
+  const form = useFormState(initial);
+  const { values } = form;
+  const [secrets, setSecrets] = useState<Partial<Record<SecretKey, SecretEdit>>>({});
+  const save = useMutation({
+    mutationFn: (input: ReturnType<typeof changedSettings>) => updateTenantSettings(tenant.id, input),
+    meta: { errorDisplay: 'inline' },
+    onSuccess: (detail) => {
+      saved(detail);
+      notifySuccess(t('settings.saved'));
+    },
+    onError: (error) => {
+      form.showServerErrors(error);
+    },
+  });
+
+  // Languages and unit systems have names; glucose and uric acid units are shown as their symbols.
+  const labels: Record<string, string> = {
+    en: t('languages.en'),
+    vi: t('languages.vi'),
+    metric: t('units.metric'),
+    imperial: t('units.imperial'),
+    C: t('units.C'),
+    F: t('units.F'),
+  };
+  const choice = (key: ChoiceKey, description?: string) => (
+    <Select
+      label={t(`settings.${key}`)}
+      description={description}
+      data={CHOICES[key].map((value) => ({ value, label: labels[value] ?? value }))}
+      value={values[key]}
+      onChange={(value) => {
+        if (value) form.setField(key, value);
+      }}
+      error={form.errorOf(key)}
+      allowDeselect={false}
+    />
+  );
+  const text = (key: TenantSettingKey, extra: { description?: string; rightSection?: string } = {}) => (
+    <TextInput
+      label={t(`settings.${key}`)}
+      description={extra.description}
+      rightSection={extra.rightSection}
+      value={values[key]}
+      onChange={(event) => {
+        form.setField(key, event.currentTarget.value);
+      }}
+      error={form.errorOf(key)}
+    />
+  );
+  const secret = (key: SecretKey) => (
+    <SecretField
+      key={key}
+      label={t(`settings.${key}`)}
+      masked={initial[key]}
+      edit={secrets[key] ?? { mode: 'keep' }}
+      onChange={(edit) => {
+        setSecrets((current) => ({ ...current, [key]: edit }));
+        form.clearMessage(key);
+      }}
+      error={form.errorOf(key)}
+    />
+  );
+
+  return (
+    <TabForm
+      label={t('settings.formLabel')}
+      formRef={form.formRef}
+      isSaving={save.isPending}
+      error={save.error}
+      onSubmit={() => {
+        const update = changedSettings(GENERAL_KEYS, initial, values, secrets);
+        const parsed = validateTenantForm(form, tenantSettingsUpdateSchema, update);
+        if (parsed) save.mutate(parsed);
+      }}
+    >
+      <Paper withBorder radius="md" p="lg">
+        <Title order={2} fz="lg" mb="md">
+          {t('settings.regionTitle')}
+        </Title>
+        <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
+          {/* Every field here has a one-line hint, so the inputs of a row line up. */}
+          {choice('LANGUAGE', t('settings.languageHint'))}
+          {text('COUNTRY', { description: t('settings.countryHint') })}
+          {text('ORGANIZATION_NAME', { description: t('settings.organizationNameHint') })}
+          {text('COUNTRY_CODE', { description: t('settings.countryCodeHint') })}
+          <Autocomplete
+            label={t('settings.DIAL_CODE')}
+            description={t('settings.dialCodeHint')}
+            data={[...COMMON_DIAL_CODES]}
+            value={values.DIAL_CODE}
+            onChange={(value) => {
+              form.setField('DIAL_CODE', value);
+            }}
+            error={form.errorOf('DIAL_CODE')}
+          />
+        </SimpleGrid>
+      </Paper>
+      <Paper withBorder radius="md" p="lg">
+        <Title order={2} fz="lg" mb="md">
+          {t('settings.unitsTitle')}
+        </Title>
+        <SimpleGrid cols={{ base: 1, md: 4 }} spacing="md">
+          {choice('UNIT_SYSTEM')}
+          {choice('THERMAL_UNIT')}
+          {choice('BLOOD_GLUCOSE_UNIT')}
+          {choice('ACID_URIC_UNIT')}
+        </SimpleGrid>
+      </Paper>
+      <Paper withBorder radius="md" p="lg">
+        <Title order={2} fz="lg" mb="md">
+          {t('settings.servicesTitle')}
+        </Title>
+        <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
+          {text('TAX_RATE', { description: t('settings.taxRateHint'), rightSection: '%' })}
+          <Switch
+            mt="lg"
+            label={t('settings.ALLOW_WEB_SOS_POPUP')}
+            description={t('settings.sosPopupHint')}
+            checked={values.ALLOW_WEB_SOS_POPUP === 'true'}
+            onChange={(event) => {
+              form.setField('ALLOW_WEB_SOS_POPUP', event.currentTarget.checked ? 'true' : 'false');
+            }}
+          />
+        </SimpleGrid>
+      </Paper>
+      <Paper withBorder radius="md" p="lg">
+        <Title order={2} fz="lg" mb="xs">
+          {t('settings.integrationsTitle')}
+        </Title>
+        <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
+          {SECRET_TENANT_SETTING_KEYS.map((key) => secret(key))}
+        </SimpleGrid>
+      </Paper>
+    </TabForm>
+  );
+}
+
+/** Settings tab: language, region, units, tax, the web SOS pop-up and the integration keys. */
+export function SettingsTab({ tenant }: { tenant: TenantDetail }) {
+  return <SettingsForm key={JSON.stringify(tenant.settings)} tenant={tenant} />;
+}
