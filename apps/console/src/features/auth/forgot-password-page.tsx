@@ -46,22 +46,35 @@ interface ResetValues {
 const hasCode = (error: unknown, codes: readonly string[]) =>
   isApiError(error) && error.code !== undefined && codes.includes(error.code);
 
+/**
+ * An account named in the link of a welcome email (`#tenant=…&email=…`): that email already
+ * carries a code, so the page opens at the code step. The fragment never reaches the server.
+ */
+export function presetFromHash(hash: string): { tenant: string; type: OtpChannel; username: string } | null {
+  // A mail client may keep the sentence's punctuation on the end of a linkified address.
+  const values = new URLSearchParams(hash.replace(/^#/, '').replace(/[.,;:)]+$/, ''));
+  const tenant = values.get('tenant')?.trim() ?? '';
+  const email = values.get('email')?.trim() ?? '';
+  return tenant !== '' && email !== '' ? { tenant, type: 'EMAIL', username: email } : null;
+}
+
 /** /forgot-password: account -> emailed or texted code -> new password -> back to sign-in. */
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
   usePageTitle(t('forgot.pageTitle'));
   const rule = usePasswordRule();
+  const [preset] = useState(() => presetFromHash(globalThis.location.hash));
   const form = useFormState<ResetValues>({
-    tenant: '',
+    tenant: preset?.tenant ?? '',
     type: 'EMAIL',
-    username: '',
+    username: preset?.username ?? '',
     otp: '',
     newPassword: '',
     confirmation: '',
   });
   const { values } = form;
-  const [step, setStep] = useState<Step>('account');
-  const [account, setAccount] = useState<{ tenant: string; type: OtpChannel; username: string } | null>(null);
+  const [step, setStep] = useState<Step>(preset ? 'code' : 'account');
+  const [account, setAccount] = useState<{ tenant: string; type: OtpChannel; username: string } | null>(preset);
   const [needsNewCode, setNeedsNewCode] = useState(false);
   const timers = useCodeTimers();
 

@@ -56,7 +56,8 @@ export async function createFirstAdmin(
     email,
     tenant: tenant.name,
     tenantCode: tenant.code,
-    link: `${consoleUrl.replace(/\/+$/, '')}/forgot-password`,
+    // The fragment opens the page at the code step; it is never sent to a server (no logs).
+    link: `${consoleUrl.replace(/\/+$/, '')}/forgot-password#${new URLSearchParams({ tenant: tenant.code, email }).toString()}`,
     code: issued.code,
     minutes: String(OTP_RULES.ttlSeconds / 60),
   });
