@@ -36,6 +36,8 @@ export default defineConfig({
           // they run after the other projects (a later group) so they do not compete for CPU.
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
+          // A page may take more than the default second to update on a loaded 2-core machine.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
