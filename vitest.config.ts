@@ -30,8 +30,11 @@ export default defineConfig({
           include: ['e2e/**/*.test.ts'],
           exclude: ['**/node_modules/**'],
           globalSetup: ['./apps/server/test/global-setup.ts'],
-          testTimeout: 60_000,
+          testTimeout: 120_000,
           hookTimeout: 120_000,
+          // A browser flow on a loaded 2-core machine can stall on timing (an animation, a toast);
+          // one retry keeps such a stall from failing the run. A flow that fails twice fails.
+          retry: 1,
           // Each file starts its own server and browser; two at once suit a 2-core machine, and
           // they run after the other projects (a later group) so they do not compete for CPU.
           maxWorkers: 2,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConsoleDriver, dismissToasts, screenshot, startTestServer } from './support/console.js';
 import { launchBrowser, type RunningServer } from './support/harness.js';
 import { createDedicatedDatabases, type DedicatedDatabases } from './support/tenant-fixtures.js';
@@ -33,7 +33,11 @@ afterAll(async () => {
   await databases.drop();
 });
 
-const TENANT = `Harbor Clinic ${randomBytes(2).toString('hex')}`;
+// A new name for every attempt (a retried test must not meet the tenant its first try created).
+let TENANT = '';
+beforeEach(() => {
+  TENANT = `Harbor Clinic ${randomBytes(2).toString('hex')}`;
+});
 
 async function openTab(page: Page, name: string) {
   await page.getByRole('tab', { name }).click();

@@ -74,13 +74,12 @@ export class ConsoleDriver {
 /** Closes the toasts (they never close by themselves, spec §9), as a person would before going on. */
 export async function dismissToasts(page: Page): Promise<void> {
   const close = page.getByRole('button', { name: 'Close the message' });
-  for (let open = await close.count(); open > 0; open = await close.count()) {
-    await close.first().click();
-    // A closing toast animates out; wait until it has gone before reaching for the next one.
-    await page.waitForFunction(
-      (before) => document.querySelectorAll('[aria-label="Close the message"]').length < before,
-      open,
-    );
+  while ((await close.count()) > 0) {
+    // Wait for the toast that was clicked to go (it animates out), not for the count to drop:
+    // another toast may appear at the same moment.
+    const button = await close.first().elementHandle();
+    await button.click();
+    await button.waitForElementState('hidden');
   }
 }
 
