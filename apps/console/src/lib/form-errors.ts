@@ -97,3 +97,18 @@ export function fieldMessageText(message: FieldMessage | undefined): string | un
   if (!message) return undefined;
   return 'text' in message ? message.text : translateKey(message.key, message.values);
 }
+
+/** Which form field a catalogue error code belongs to (each form maps its own), if any. */
+export function fieldOfError<F extends string>(error: unknown, fieldOfCode: Readonly<Partial<Record<string, F>>>): F | undefined {
+  return isApiError(error) && error.code ? fieldOfCode[error.code] : undefined;
+}
+
+/**
+ * Whether a failed save belongs above the form as one alert: its message is not for one field,
+ * neither by its code nor through field errors from the server.
+ */
+export function isFormLevelError(error: unknown, fieldOfCode: Readonly<Partial<Record<string, string>>>): boolean {
+  if (error === null || error === undefined) return false;
+  if (fieldOfError(error, fieldOfCode) !== undefined) return false;
+  return !(isApiError(error) && error.fieldErrors.length > 0);
+}

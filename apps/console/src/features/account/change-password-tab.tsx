@@ -5,6 +5,7 @@ import { changePasswordSchema } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { isApiError } from '../../api/api-error';
+import { fieldOfError } from '../../lib/form-errors';
 import { errorMessageFor } from '../../api/error-reaction';
 import { messageText } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
@@ -49,7 +50,7 @@ export function ChangePasswordTab() {
       setIsDone(true);
     },
     onError: (error) => {
-      const field = isApiError(error) && error.code ? FIELD_OF_CODE[error.code] : undefined;
+      const field = fieldOfError(error, FIELD_OF_CODE);
       if (field) form.setMessage(field, { text: messageText(errorMessageFor(error)) });
       else form.showServerErrors(error);
     },

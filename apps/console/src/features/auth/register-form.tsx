@@ -18,6 +18,7 @@ import { Trans, useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import { isApiError } from '../../api/api-error';
+import { fieldOfError } from '../../lib/form-errors';
 import { errorMessageFor } from '../../api/error-reaction';
 import { displayDateForSchema } from '../../lib/display-date';
 import { messageText } from '../../lib/notify';
@@ -104,7 +105,7 @@ export function RegisterForm({ onRegistered }: { onRegistered: (registered: Regi
       });
     },
     onError: (error) => {
-      const field = isApiError(error) && error.code ? FIELD_OF_CODE[error.code] : undefined;
+      const field = fieldOfError(error, FIELD_OF_CODE);
       if (field) form.setMessage(field, { text: messageText(errorMessageFor(error)) });
       else form.showServerErrors(error);
     },

@@ -11,7 +11,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type z } from 'zod';
-import { isApiError } from '../../api/api-error';
+import { fieldOfError, isFormLevelError } from '../../lib/form-errors';
 import { errorMessageFor } from '../../api/error-reaction';
 import type { FieldMessage } from '../../lib/form-errors';
 import { messageText, notifySuccess } from '../../lib/notify';
@@ -86,7 +86,7 @@ export function CenterForm({ mode }: { mode: CenterFormMode }) {
       void navigate(center ? '..' : `../${saved.id}`, { relative: 'path' });
     },
     onError: (error) => {
-      const field = isApiError(error) && error.code ? FIELD_OF_CODE[error.code] : undefined;
+      const field = fieldOfError(error, FIELD_OF_CODE);
       if (field) form.setMessage(field, { text: messageText(errorMessageFor(error)) });
       else form.showServerErrors(error);
     },
@@ -119,9 +119,7 @@ export function CenterForm({ mode }: { mode: CenterFormMode }) {
       form.setField(name, event.currentTarget.value);
     },
   });
-  const fieldCode = isApiError(save.error) && save.error.code ? FIELD_OF_CODE[save.error.code] : undefined;
-  const showAlert =
-    save.isError && fieldCode === undefined && !(isApiError(save.error) && save.error.fieldErrors.length > 0);
+  const showAlert = save.isError && isFormLevelError(save.error, FIELD_OF_CODE);
 
   return (
     <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-label={t('centers.form.label')}>

@@ -3,7 +3,7 @@ import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@ma
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { LIMITS, scopeInputSchema, scopeUpdateSchema, type Scope } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../api/api-error';
+import { fieldOfError, isFormLevelError } from '../../lib/form-errors';
 import { errorMessageFor } from '../../api/error-reaction';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
@@ -55,7 +55,7 @@ function ScopeForm({ mode, onClose }: { mode: ScopeFormMode; onClose: () => void
       onClose();
     },
     onError: (error) => {
-      const field = isApiError(error) && error.code ? FIELD_OF_CODE[error.code] : undefined;
+      const field = fieldOfError(error, FIELD_OF_CODE);
       if (field) form.setMessage(field, { text: messageText(errorMessageFor(error)) });
       else form.showServerErrors(error);
     },
@@ -74,9 +74,7 @@ function ScopeForm({ mode, onClose }: { mode: ScopeFormMode; onClose: () => void
       save.mutate({ name: parsed.name, type: parsed.type ?? '', parentId: values.parentId });
   };
 
-  const fieldCode = isApiError(save.error) && save.error.code ? FIELD_OF_CODE[save.error.code] : undefined;
-  const showAlert =
-    save.isError && fieldCode === undefined && !(isApiError(save.error) && save.error.fieldErrors.length > 0);
+  const showAlert = save.isError && isFormLevelError(save.error, FIELD_OF_CODE);
 
   return (
     <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-label={t('scopes.form.label')}>

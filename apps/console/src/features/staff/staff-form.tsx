@@ -16,7 +16,7 @@ import { staffCreateSchema, staffUpdateSchema, type StaffDetail } from '@rpm/con
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { z } from 'zod';
-import { isApiError } from '../../api/api-error';
+import { fieldOfError, isFormLevelError } from '../../lib/form-errors';
 import { errorMessageFor } from '../../api/error-reaction';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
@@ -83,7 +83,7 @@ export function StaffForm({ staff, initialRole }: { staff: StaffDetail | null; i
       void navigate(staff ? '..' : `../${saved.id}`, { relative: 'path' });
     },
     onError: (error) => {
-      const field = isApiError(error) && error.code ? FIELD_OF_CODE[error.code] : undefined;
+      const field = fieldOfError(error, FIELD_OF_CODE);
       if (field) form.setMessage(field, { text: messageText(errorMessageFor(error)) });
       else form.showServerErrors(error);
     },
@@ -120,9 +120,7 @@ export function StaffForm({ staff, initialRole }: { staff: StaffDetail | null; i
       form.setField(name, event.currentTarget.value);
     },
   });
-  const fieldCode = isApiError(save.error) && save.error.code ? FIELD_OF_CODE[save.error.code] : undefined;
-  const showAlert =
-    save.isError && fieldCode === undefined && !(isApiError(save.error) && save.error.fieldErrors.length > 0);
+  const showAlert = save.isError && isFormLevelError(save.error, FIELD_OF_CODE);
 
   return (
     <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-label={t('staff.form.label')}>
