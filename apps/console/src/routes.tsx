@@ -3,7 +3,11 @@ import type { RoleArea } from '@rpm/contracts';
 import { AccountPage } from './features/account/account-page';
 import { ForgotPasswordPage } from './features/auth/forgot-password-page';
 import { LoginPage } from './features/auth/login-page';
+import { deviceRoutes } from './features/devices/device-routes';
+import { doctorRoutes } from './features/doctors/doctor-routes';
+import { importRoutes } from './features/imports/import-routes';
 import { orgRoutes } from './features/org/org-routes';
+import { patientRoutes } from './features/patients/patient-routes';
 import { RegisterPage } from './features/auth/register-page';
 import { PrivacyPage, PrivacyTerms } from './features/legal/privacy-terms';
 import { TermsOfUse, TermsPage } from './features/legal/terms-page';
@@ -65,6 +69,10 @@ const areaPages: RouteObject[] = [
   ...tenantAreaRoutes,
   ...orgRoutes,
   ...staffRoutes,
+  ...importRoutes,
+  ...patientRoutes,
+  ...doctorRoutes,
+  ...deviceRoutes,
   { path: 'privacy', element: <PrivacyTerms /> },
   { path: 'terms', element: <TermsOfUse /> },
   { path: '*', element: <NotFoundInShell /> },

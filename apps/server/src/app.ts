@@ -21,6 +21,10 @@ import { installAccessControl, isApiPath, type API_PREFIXES } from './http/acces
 import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { accountRoutes, manageAccountRoutes } from './modules/account/routes.js';
+import { deviceAccountRoutes, deviceHealthRoutes } from './modules/devices/routes.js';
+import { doctorAccountRoutes } from './modules/doctors/routes.js';
+import { importAccountRoutes } from './modules/imports/routes.js';
+import { patientAccountRoutes } from './modules/patients/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { levelRoutes } from './modules/levels/routes.js';
 import { messagingPlugin } from './modules/messaging/plugin.js';
@@ -57,9 +61,13 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     staffAccountRoutes,
     levelRoutes,
     trialRequestAccountRoutes,
+    patientAccountRoutes,
+    doctorAccountRoutes,
+    deviceAccountRoutes,
+    importAccountRoutes,
   ],
   '/manage': [manageTenantRoutes, manageAccountRoutes, orgManageRoutes, staffManageRoutes, trialRequestManageRoutes],
-  '/health': [],
+  '/health': [deviceHealthRoutes],
   '/notification': [],
   '/collector': [],
 };

@@ -107,6 +107,54 @@ export const ERROR_STATUS = {
   'staff.invalidTransition': 409,
   /** Level switcher: an unknown level, tenant, scope or health center. */
   'level.notFound': 404,
+  /** Patients, care teams, devices, imports and exports (spec §8). */
+  'patient.notFound': 404,
+  /** Spec §8: the account was deleted (data removed or scheduled for removal). */
+  'patient.accountDeleted': 410,
+  'patient.codeExists': 409,
+  'patient.phoneExists': 409,
+  'patient.emailExists': 409,
+  'patient.contractIdExists': 409,
+  /** Spec §4: an account contract id cannot be changed once set. */
+  'patient.contractIdLocked': 409,
+  'patient.identifierRequired': 400,
+  'patient.invalidStatus': 400,
+  /** Spec §4: a change outside PATIENT_STATUS_TRANSITIONS, or to the same status. */
+  'patient.cannotChangeStatus': 409,
+  'patient.reasonRequired': 400,
+  'patient.underage': 400,
+  'patient.fileNotFound': 404,
+  'doctor.notFound': 404,
+  'doctor.alreadyAssigned': 409,
+  'doctor.noRelationship': 409,
+  'doctor.licenseExpired': 409,
+  'doctor.tooManySpecialties': 400,
+  'doctor.unknownSpecialty': 400,
+  'doctor.licenseNotFound': 404,
+  /** Spec §9: 1 family doctor, 5 emergency, 5 caring contacts. */
+  'careTeam.limitReached': 409,
+  'request.notFound': 404,
+  'request.duplicate': 409,
+  'request.toSelf': 400,
+  'request.alreadyDecided': 409,
+  'device.notFound': 404,
+  'device.exists': 409,
+  'device.unsupportedType': 400,
+  'device.invalidMac': 400,
+  'device.invalidImei': 400,
+  'device.activated': 409,
+  'device.cannotDelete': 409,
+  'device.connectedByAnotherUser': 409,
+  /** Not an .xlsx workbook, a zip over the entry or size limits, or unreadable. */
+  'import.invalidFile': 400,
+  'import.wrongHeaders': 400,
+  'import.empty': 400,
+  /** Spec §5: one import at a time per tenant. */
+  'import.inProgress': 409,
+  'import.notFound': 404,
+  'import.noErrorFile': 404,
+  'export.noData': 404,
+  'export.failed': 500,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

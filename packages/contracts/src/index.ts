@@ -12,3 +12,7 @@ export * from './audit.js';
 export * from './organisation.js';
 export * from './tenants.js';
 export * from './staff.js';
+export * from './patients.js';
+export * from './doctors.js';
+export * from './devices.js';
+export * from './imports.js';

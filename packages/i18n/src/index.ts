@@ -6,6 +6,14 @@ import enOrg from '../locales/en/org.json' with { type: 'json' };
 import viOrg from '../locales/vi/org.json' with { type: 'json' };
 import enTenants from '../locales/en/tenants.json' with { type: 'json' };
 import viTenants from '../locales/vi/tenants.json' with { type: 'json' };
+import enPatients from '../locales/en/patients.json' with { type: 'json' };
+import viPatients from '../locales/vi/patients.json' with { type: 'json' };
+import enDoctors from '../locales/en/doctors.json' with { type: 'json' };
+import viDoctors from '../locales/vi/doctors.json' with { type: 'json' };
+import enDevices from '../locales/en/devices.json' with { type: 'json' };
+import viDevices from '../locales/vi/devices.json' with { type: 'json' };
+import enImports from '../locales/en/imports.json' with { type: 'json' };
+import viImports from '../locales/vi/imports.json' with { type: 'json' };
 
 export const SUPPORTED_LANGUAGES = ['en', 'vi'] as const;
 export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
@@ -14,14 +22,16 @@ export const DEFAULT_LANGUAGE: SupportedLanguage = 'en';
 /**
  * i18next-shaped resources: one namespace per catalogue file. `common` holds the shell and
  * identity screens, `errors` the API's messages, `tenants` the platform's tenant and trial-request
- * screens, `org` the scope, health-center, staff and level screens.
+ * screens, `org` the scope, health-center, staff and level screens; `patients` (patients and the
+ * dashboard), `doctors` (doctors, care teams, requests), `devices` (devices and their histories)
+ * and `imports` (bulk imports and exports) the patients-and-devices screens.
  */
 export const resources = {
-  en: { common: enCommon, errors: enErrors, tenants: enTenants, org: enOrg },
-  vi: { common: viCommon, errors: viErrors, tenants: viTenants, org: viOrg },
+  en: { common: enCommon, errors: enErrors, tenants: enTenants, org: enOrg, patients: enPatients, doctors: enDoctors, devices: enDevices, imports: enImports },
+  vi: { common: viCommon, errors: viErrors, tenants: viTenants, org: viOrg, patients: viPatients, doctors: viDoctors, devices: viDevices, imports: viImports },
 } as const;
 
-export const NAMESPACES = ['common', 'errors', 'tenants', 'org'] as const;
+export const NAMESPACES = ['common', 'errors', 'tenants', 'org', 'patients', 'doctors', 'devices', 'imports'] as const;
 
 type Catalogue = Record<string, unknown>;
 

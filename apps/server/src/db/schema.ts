@@ -4,7 +4,6 @@
  */
 import {
   boolean,
-  customType,
   date,
   doublePrecision,
   integer,
@@ -14,13 +13,16 @@ import {
   primaryKey,
   smallint,
   text,
-  timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
 
-const bytea = customType<{ data: Buffer }>({ dataType: () => 'bytea' });
-const timestamps = (name?: string) =>
-  name === undefined ? timestamp({ withTimezone: true, mode: 'date' }) : timestamp(name, { withTimezone: true, mode: 'date' });
+import { bytea, timestamps } from './schema-columns.js';
+
+// Each domain of the patients issue keeps its tables in its own file, re-exported here.
+export * from './schema-patients.js';
+export * from './schema-care-team.js';
+export * from './schema-devices.js';
+export * from './schema-imports.js';
 
 // Control plane: reached only through the system store.
 
@@ -243,42 +245,6 @@ export const auditLog = pgTable(
     userAgent: text('user_agent'),
     requestId: text('request_id'),
     details: jsonb().$type<Record<string, unknown>>().notNull().default({}),
-  },
-  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
-);
-
-export const patients = pgTable(
-  'patients',
-  {
-    tenantId: uuid('tenant_id').notNull(),
-    id: uuid().notNull(),
-    userId: uuid('user_id'),
-    patientCode: text('patient_code').notNull(),
-    firstName: text('first_name').notNull(),
-    lastName: text('last_name').notNull(),
-    birthday: date({ mode: 'string' }),
-    gender: text(),
-    phone: text(),
-    email: text(),
-    status: text().notNull().default('NORMAL'),
-    healthCenterId: uuid('health_center_id'),
-    createdAt: timestamps('created_at').notNull().defaultNow(),
-  },
-  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
-);
-
-export const devices = pgTable(
-  'devices',
-  {
-    tenantId: uuid('tenant_id').notNull(),
-    id: uuid().notNull(),
-    model: text().notNull(),
-    serialNumber: text('serial_number').notNull(),
-    macAddress: text('mac_address'),
-    imei: text(),
-    patientId: uuid('patient_id'),
-    connectionStatus: smallint('connection_status').notNull().default(-1),
-    importedAt: timestamps('imported_at').notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );

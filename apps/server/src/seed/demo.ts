@@ -16,6 +16,8 @@ import {
   users,
 } from '../db/schema.js';
 import { findPlatformTenant } from '../modules/tenants/store.js';
+import { seedDemoCareTeam } from './demo-care-team.js';
+import { seedDemoDevices } from './demo-devices.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 
 export const DEMO_TENANT_CODE = 'demo';
@@ -150,8 +152,7 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
   });
   await tx.insert(patients).values(patientRows);
 
-  await tx.insert(devices).values(
-    patientRows.slice(0, 30).map((patient, index) => ({
+  const deviceRows = patientRows.slice(0, 30).map((patient, index) => ({
       tenantId,
       id: uuidv7(),
       model: MODELS[index % MODELS.length] ?? 'V19',
@@ -159,6 +160,20 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
       macAddress: `D4:3B:04:${[index >> 8, index & 255, 0x10 + (index % 200)].map((byte) => byte.toString(16).padStart(2, '0').toUpperCase()).join(':')}`,
       patientId: patient.id,
       connectionStatus: ([1, 1, 0, -1, 2] as const)[index % 5] ?? 1,
-    })),
-  );
+  }));
+  await tx.insert(devices).values(deviceRows);
+
+  const data: DemoTenantData = { tenantId, staff, centers, patients: patientRows, devices: deviceRows };
+  await seedDemoCareTeam(tx, data);
+  await seedDemoDevices(tx, data);
+}
+
+/** What the tenant seed created, for the per-domain seeds that build on it. */
+export interface DemoTenantData {
+  tenantId: string;
+  /** User id of the one demo login per role. */
+  staff: Partial<Record<RoleCode, string>>;
+  centers: readonly { id: string; name: string }[];
+  patients: readonly { id: string; userId: string | null; patientCode: string; healthCenterId: string }[];
+  devices: readonly { id: string; patientId: string; model: string; macAddress: string }[];
 }

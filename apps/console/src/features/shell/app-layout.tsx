@@ -15,7 +15,7 @@ import { organisationName, useSession } from './session-context';
 
 function NavEntry({ item, to }: { item: NavItem; to: string }) {
   // Features with their own catalogue name their entry `<namespace>:<key>` (navigation.ts).
-  const { t } = useTranslation(['common', 'tenants']);
+  const { t } = useTranslation(['common', 'tenants', 'patients', 'doctors', 'devices', 'imports']);
   // The area home is active only on itself; other entries also for their sub-pages.
   const isActive = useMatch({ path: to, end: item.path === '' }) !== null;
   const Icon = item.icon;

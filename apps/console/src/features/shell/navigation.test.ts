@@ -31,9 +31,17 @@ describe('visibleNavItems', () => {
     ).toContain('roles');
   });
 
-  it('gives a default doctor the home, account and privacy entries of today’s menu', () => {
+  it('gives a default doctor patients, doctors, requests and devices but no staff or imports', () => {
     const visible = visibleNavItems(NAV_ITEMS, new Set(DEFAULT_ROLE_PERMISSIONS.DOCTOR));
-    expect(visible.map((item) => item.labelKey)).toEqual(['nav.home', 'nav.account', 'nav.privacy']);
+    expect(visible.map((item) => item.path)).toEqual([
+      '',
+      'patients',
+      'doctors',
+      'requests',
+      'devices',
+      'account',
+      'privacy',
+    ]);
   });
 });
 

@@ -1,5 +1,14 @@
 import type { Permission, RoleArea } from '@rpm/contracts';
-import { HomeIcon, KeyIcon, ShieldIcon, UserIcon, type IconComponent } from './icons';
+import {
+  HomeIcon,
+  KeyIcon,
+  MonitorIcon,
+  PulseIcon,
+  ShieldIcon,
+  UploadIcon,
+  UserIcon,
+  type IconComponent,
+} from './icons';
 import { BuildingIcon, RequestIcon } from '../tenants/tenant-icons';
 import { BuildingIcon as CenterIcon, TreeIcon, UsersIcon } from '../org/org-icons';
 
@@ -25,10 +34,20 @@ export type NavLabelKey =
   | 'nav.healthCenters'
   | 'nav.staff'
   | 'tenants:nav.tenants'
-  | 'tenants:nav.trialRequests';
+  | 'tenants:nav.trialRequests'
+  | 'patients:nav.patients'
+  | 'doctors:nav.doctors'
+  | 'doctors:nav.requests'
+  | 'devices:nav.devices'
+  | 'imports:nav.imports';
 
 export const NAV_ITEMS: readonly NavItem[] = [
   { path: '', labelKey: 'nav.home', permission: null, icon: HomeIcon },
+  { path: 'patients', labelKey: 'patients:nav.patients', permission: 'user.view', icon: PulseIcon },
+  { path: 'doctors', labelKey: 'doctors:nav.doctors', permission: 'user.view', icon: UsersIcon },
+  { path: 'requests', labelKey: 'doctors:nav.requests', permission: 'relative.view', icon: RequestIcon },
+  { path: 'devices', labelKey: 'devices:nav.devices', permission: 'device.view', icon: MonitorIcon },
+  { path: 'imports', labelKey: 'imports:nav.imports', permission: 'user.import', icon: UploadIcon },
   { path: 'account', labelKey: 'nav.account', permission: 'account.view', icon: UserIcon },
   { path: 'roles', labelKey: 'nav.roles', permission: 'permission.view', icon: KeyIcon },
   { path: 'scopes', labelKey: 'nav.scopes', permission: 'tenant.scope', icon: TreeIcon },

@@ -1,6 +1,4 @@
-import { useState, type ReactNode } from 'react';
-import { Anchor, Group, Paper, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Anchor, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ACCOUNT_STATUSES, type StaffList } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +6,7 @@ import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/format-date';
 import { useOrgReach } from '../levels/use-org-reach';
 import { SearchIcon } from '../shell/icons';
-import { EmptyList, ErrorState, LoadingState, TablePager } from '../shell/query-states';
+import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';
 import {
   PLATFORM_LISTS,
   staffListQuery,
@@ -20,34 +18,6 @@ import { StaffStatusBadge, useRoleLabel } from './staff-status';
 
 const PAGE_SIZE = 10;
 type Status = (typeof ACCOUNT_STATUSES)[number];
-
-/** A column header that sorts: the button for keyboard and mouse, aria-sort for screen readers. */
-function SortHeader({
-  field,
-  sort,
-  onSort,
-  children,
-}: {
-  field: StaffSortField;
-  sort: Pick<StaffFilter, 'sortField' | 'sortType'>;
-  onSort: (field: StaffSortField) => void;
-  children: ReactNode;
-}) {
-  const isActive = sort.sortField === field;
-  return (
-    <Table.Th aria-sort={isActive ? (sort.sortType === 'asc' ? 'ascending' : 'descending') : 'none'}>
-      <UnstyledButton
-        onClick={() => {
-          onSort(field);
-        }}
-        fw={600}
-        fz="sm"
-      >
-        {children} {isActive ? (sort.sortType === 'asc' ? '▲' : '▼') : ''}
-      </UnstyledButton>
-    </Table.Th>
-  );
-}
 
 function ExtraCell({ list, row }: { list: StaffList; row: StaffRow }) {
   if (list === 'doctorAssistant')
@@ -66,9 +36,7 @@ export function StaffTable({ list }: { list: StaffList }) {
   const roleLabel = useRoleLabel();
   const { centers } = useOrgReach();
   const isPlatformList = PLATFORM_LISTS.includes(list);
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search, 300);
-  const [filter, setFilter] = useState<Omit<StaffFilter, 'search'>>({
+  const paged = usePagedList<StaffSortField, Omit<StaffFilter, 'search'>>({
     page: 0,
     size: PAGE_SIZE,
     sortField: 'name',
@@ -76,17 +44,9 @@ export function StaffTable({ list }: { list: StaffList }) {
     status: null,
     centerId: null,
   });
+  const { filter, update, debouncedSearch } = paged;
   const staff = useQuery(staffListQuery(list, { ...filter, search: debouncedSearch }));
-  const update = (change: Partial<Omit<StaffFilter, 'search'>>) => {
-    // Any new filter or order starts again at the first page.
-    setFilter((current) => ({ ...current, page: 0, ...change }));
-  };
-  const onSort = (field: StaffSortField) => {
-    update({
-      sortField: field,
-      sortType: filter.sortField === field && filter.sortType === 'asc' ? 'desc' : 'asc',
-    });
-  };
+  const onSort = paged.sortBy;
   const isFiltered = debouncedSearch !== '' || filter.status !== null || filter.centerId !== null;
   const extraHeader =
     list === 'doctorAssistant' ? t('staff.doctors') : list === 'systemAdmin' ? t('staff.tenants') : null;
@@ -98,10 +58,9 @@ export function StaffTable({ list }: { list: StaffList }) {
           label={t('staff.search')}
           placeholder={t('staff.searchPlaceholder')}
           leftSection={<SearchIcon />}
-          value={search}
+          value={paged.search}
           onChange={(event) => {
-            setSearch(event.currentTarget.value);
-            update({});
+            paged.setSearch(event.currentTarget.value);
           }}
           w={300}
         />
@@ -132,88 +91,77 @@ export function StaffTable({ list }: { list: StaffList }) {
           />
         )}
       </Group>
-      <Paper withBorder radius="md" p="md">
-        {staff.isPending ? <LoadingState /> : null}
-        {staff.isError ? (
-          <ErrorState
-            error={staff.error}
-            title={t('staff.loadFailed')}
-            onRetry={() => void staff.refetch()}
-          />
-        ) : null}
-        {staff.isSuccess && staff.data.items.length === 0 ? (
-          <EmptyList
-            title={isFiltered ? t('staff.noMatchTitle') : t('staff.emptyTitle')}
-            description={isFiltered ? t('staff.noMatchHint') : t('staff.emptyHint')}
-          />
-        ) : null}
-        {staff.isSuccess && staff.data.items.length > 0 ? (
-          <>
-            <Table
-              highlightOnHover
-              verticalSpacing="sm"
-              aria-label={t(`staff.lists.${list}`)}
-              data-testid="staff-table"
-            >
-              <Table.Thead>
-                <Table.Tr>
-                  <SortHeader field="name" sort={filter} onSort={onSort}>
-                    {t('staff.name')}
-                  </SortHeader>
-                  <Table.Th>{t('staff.contact')}</Table.Th>
-                  <Table.Th>{t('staff.role')}</Table.Th>
-                  {isPlatformList ? null : <Table.Th>{t('staff.place')}</Table.Th>}
-                  {extraHeader ? <Table.Th>{extraHeader}</Table.Th> : null}
-                  <SortHeader field="status" sort={filter} onSort={onSort}>
-                    {t('staff.status')}
-                  </SortHeader>
-                  <SortHeader field="created" sort={filter} onSort={onSort}>
-                    {t('staff.created')}
-                  </SortHeader>
+      <PagedTableFrame
+        query={staff}
+        page={filter.page}
+        size={PAGE_SIZE}
+        onPage={paged.setPage}
+        isFiltered={isFiltered}
+        texts={{
+          loadFailed: t('staff.loadFailed'),
+          emptyTitle: t('staff.emptyTitle'),
+          emptyHint: t('staff.emptyHint'),
+          noMatchTitle: t('staff.noMatchTitle'),
+          noMatchHint: t('staff.noMatchHint'),
+        }}
+      >
+        {(items, isStale) => (
+          <Table
+            highlightOnHover
+            verticalSpacing="sm"
+            aria-label={t(`staff.lists.${list}`)}
+            data-testid="staff-table"
+          >
+            <Table.Thead>
+              <Table.Tr>
+                <SortHeader field="name" sort={filter} onSort={onSort}>
+                  {t('staff.name')}
+                </SortHeader>
+                <Table.Th>{t('staff.contact')}</Table.Th>
+                <Table.Th>{t('staff.role')}</Table.Th>
+                {isPlatformList ? null : <Table.Th>{t('staff.place')}</Table.Th>}
+                {extraHeader ? <Table.Th>{extraHeader}</Table.Th> : null}
+                <SortHeader field="status" sort={filter} onSort={onSort}>
+                  {t('staff.status')}
+                </SortHeader>
+                <SortHeader field="created" sort={filter} onSort={onSort}>
+                  {t('staff.created')}
+                </SortHeader>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody style={{ opacity: isStale ? 0.6 : 1 }}>
+              {items.map((row) => (
+                <Table.Tr key={row.id}>
+                  <Table.Td>
+                    <Anchor component={Link} to={row.id} fw={600}>
+                      {row.fullName}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text fz="sm">{row.email ?? ''}</Text>
+                    <Text fz="xs" c="dimmed">
+                      {row.phone ?? ''}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{roleLabel(row)}</Table.Td>
+                  {isPlatformList ? null : (
+                    <Table.Td>
+                      {row.center?.name ?? row.scope?.name ?? (
+                        <Text c="dimmed">{t('staff.wholeTenant')}</Text>
+                      )}
+                    </Table.Td>
+                  )}
+                  <ExtraCell list={list} row={row} />
+                  <Table.Td>
+                    <StaffStatusBadge staff={row} />
+                  </Table.Td>
+                  <Table.Td>{formatDateTime(row.createdAt)}</Table.Td>
                 </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody style={{ opacity: staff.isPlaceholderData ? 0.6 : 1 }}>
-                {staff.data.items.map((row) => (
-                  <Table.Tr key={row.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={row.id} fw={600}>
-                        {row.fullName}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text fz="sm">{row.email ?? ''}</Text>
-                      <Text fz="xs" c="dimmed">
-                        {row.phone ?? ''}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{roleLabel(row)}</Table.Td>
-                    {isPlatformList ? null : (
-                      <Table.Td>
-                        {row.center?.name ?? row.scope?.name ?? (
-                          <Text c="dimmed">{t('staff.wholeTenant')}</Text>
-                        )}
-                      </Table.Td>
-                    )}
-                    <ExtraCell list={list} row={row} />
-                    <Table.Td>
-                      <StaffStatusBadge staff={row} />
-                    </Table.Td>
-                    <Table.Td>{formatDateTime(row.createdAt)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-            <TablePager
-              page={filter.page}
-              size={PAGE_SIZE}
-              total={staff.data.total}
-              onChange={(page) => {
-                setFilter((current) => ({ ...current, page }));
-              }}
-            />
-          </>
-        ) : null}
-      </Paper>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </PagedTableFrame>
     </Stack>
   );
 }

@@ -1,0 +1,2 @@
+/** Placeholder: filled by the devices work. */
+export {};

@@ -1,0 +1,2 @@
+/** Placeholder: filled by the imports work. */
+export {};
