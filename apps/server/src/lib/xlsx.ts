@@ -1,4 +1,4 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { PassThrough, type Readable, type Stream } from 'node:stream';
 import ExcelJS from 'exceljs';
 
 /**
@@ -38,7 +38,7 @@ export function attachmentHeader(fileName: string): string {
  * the workbook is complete; rejects (and destroys `output`) if reading the rows fails.
  */
 export async function writeXlsx(
-  output: NodeJS.WritableStream,
+  output: NodeJS.WritableStream & Stream,
   sheetName: string,
   columns: readonly XlsxColumn[],
   rows: Iterable<readonly XlsxValue[]> | AsyncIterable<readonly XlsxValue[]>,
