@@ -16,3 +16,5 @@ export * from './patients.js';
 export * from './doctors.js';
 export * from './devices.js';
 export * from './imports.js';
+export * from './thresholds.js';
+export * from './cases.js';
