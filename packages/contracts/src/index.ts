@@ -18,3 +18,4 @@ export * from './devices.js';
 export * from './imports.js';
 export * from './thresholds.js';
 export * from './cases.js';
+export * from './vitals.js';
