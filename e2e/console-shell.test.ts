@@ -150,6 +150,10 @@ describe('console shell', () => {
     const navigation = page.getByRole('navigation');
     expect(await navigation.getByRole('link').allTextContents()).toEqual([
       'Home',
+      'Patients',
+      'Doctors',
+      'Requests',
+      'Devices',
       'Account',
       'Privacy terms',
     ]);

@@ -68,7 +68,15 @@ describe('staff', () => {
     await poll(() => rows(page).count()).toBeGreaterThan(0);
     await page.getByRole('tab', { name: 'MHSC doctors' }).click();
     await page.waitForURL('**/admin/staff?list=mhscDoctor');
-    await poll(() => column(page, 0)).toEqual(['Linh Nguyen']);
+    // The demo's six doctors across the three centers, by first name.
+    await poll(() => column(page, 0)).toEqual([
+      'Bao Tran',
+      'Cuc Le',
+      'Linh Nguyen',
+      'Quang Vo',
+      'Thu Pham',
+      'Vinh Hoang',
+    ]);
     await screenshot(page, 'org-staff-tabs');
 
     // The create button of the doctors' list starts with the doctor role.
@@ -123,8 +131,9 @@ describe('staff', () => {
     // Employees: everyone listed works at Saigon Heart Center.
     expect(new Set(await column(page, 3))).toEqual(new Set(['Saigon Heart Center']));
     await page.getByRole('tab', { name: 'MHSC doctors' }).click();
-    await poll(() => column(page, 0)).toEqual(['Linh Nguyen']);
-    expect(await column(page, 3)).toEqual(['Saigon Heart Center']);
+    // Only the four doctors of Saigon Heart Center.
+    await poll(() => column(page, 0)).toEqual(['Bao Tran', 'Cuc Le', 'Linh Nguyen', 'Quang Vo']);
+    expect(new Set(await column(page, 3))).toEqual(new Set(['Saigon Heart Center']));
     await screenshot(page, 'org-staff-mhsc-doctors');
     // Searching for the Ben Thanh doctor finds nobody.
     await page.getByRole('textbox', { name: 'Search' }).fill('Khoa');

@@ -153,6 +153,8 @@ export const ERROR_STATUS = {
   'import.inProgress': 409,
   'import.notFound': 404,
   'import.noErrorFile': 404,
+  /** A job's failure: it stopped before the end of its file (a restart, a database failure); stored rows stay. */
+  'import.interrupted': 500,
   'export.noData': 404,
   'export.failed': 500,
 } as const;

@@ -110,7 +110,7 @@ export function thresholdProblems(thresholds: ThresholdSet): string[] {
   const problems: string[] = [];
   for (const metric of THRESHOLD_METRICS) {
     const [min, max] = PLAUSIBLE_RANGE[metric];
-    let previous: Bounds | null = null;
+    let previous = null as Bounds | null;
     for (const level of ALERT_LEVELS) {
       const bounds = thresholds[metric][level];
       for (const side of ['lower', 'upper'] as const) {

@@ -1,5 +1,5 @@
 /** Patients (migrations 0001, 0008). Mirrors the SQL; schema.int.test.ts checks drift. */
-import { date, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, date, doublePrecision, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from './schema-columns.js';
 
 export const patients = pgTable(
@@ -10,6 +10,7 @@ export const patients = pgTable(
     userId: uuid('user_id'),
     patientCode: text('patient_code').notNull(),
     firstName: text('first_name').notNull(),
+    middleName: text('middle_name').notNull().default(''),
     lastName: text('last_name').notNull(),
     birthday: date({ mode: 'string' }),
     gender: text(),
@@ -17,7 +18,75 @@ export const patients = pgTable(
     email: text(),
     status: text().notNull().default('NORMAL'),
     healthCenterId: uuid('health_center_id'),
+    heightCm: doublePrecision('height_cm'),
+    weightKg: doublePrecision('weight_kg'),
+    bloodType: text('blood_type'),
+    addressLine: text('address_line').notNull().default(''),
+    addressWard: text('address_ward').notNull().default(''),
+    addressDistrict: text('address_district').notNull().default(''),
+    addressProvince: text('address_province').notNull().default(''),
+    addressCountry: text('address_country').notNull().default(''),
+    avatarFile: text('avatar_file'),
+    medicalNotes: text('medical_notes').notNull().default(''),
+    contractId: text('contract_id'),
+    packageCode: text('package_code'),
+    packageExpiresAt: date('package_expires_at', { mode: 'string' }),
+    accountState: text('account_state').notNull().default('ACTIVE'),
+    deletionRequestedAt: timestamps('deletion_requested_at'),
+    purgeAfter: timestamps('purge_after'),
     createdAt: timestamps('created_at').notNull().defaultNow(),
+    updatedAt: timestamps('updated_at').notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+export type PatientRow = typeof patients.$inferSelect;
+
+export const patientCodeSequences = pgTable('patient_code_sequences', {
+  tenantId: uuid('tenant_id').notNull().primaryKey(),
+  prefix: text().notNull().default('BNCS'),
+  nextValue: bigint('next_value', { mode: 'number' }).notNull().default(10001),
+});
+
+export const patientStatusChanges = pgTable(
+  'patient_status_changes',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    patientId: uuid('patient_id').notNull(),
+    fromStatus: text('from_status').notNull(),
+    toStatus: text('to_status').notNull(),
+    reason: text().notNull(),
+    changedBy: uuid('changed_by'),
+    changedAt: timestamps('changed_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+export const patientFiles = pgTable(
+  'patient_files',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    patientId: uuid('patient_id').notNull(),
+    name: text().notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    storageKey: text('storage_key').notNull(),
+    uploadedBy: uuid('uploaded_by'),
+    uploadedAt: timestamps('uploaded_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+export const patientDoctors = pgTable(
+  'patient_doctors',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    doctorId: uuid('doctor_id').notNull(),
+    relation: text().notNull(),
+    assignedAt: timestamps('assigned_at').notNull().defaultNow(),
+    assignedBy: uuid('assigned_by'),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.patientId, table.doctorId] })],
 );

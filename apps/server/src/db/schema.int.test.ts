@@ -37,7 +37,7 @@ it('the Drizzle schema matches the tables the migrations create (names, types, n
         .replace('double precision', 'float8')
         .replace(/\(.*\)$/, '')
         .replace(/^(\w+)\[\]$/, '_$1');
-      const aliases: Record<string, string> = { smallint: 'int2', integer: 'int4', boolean: 'bool' };
+      const aliases: Record<string, string> = { smallint: 'int2', integer: 'int4', bigint: 'int8', boolean: 'bool' };
       const expectedType = aliases[type] ?? type;
       if (actual.type !== expectedType) problems.push(`${key}: schema.ts says ${expectedType}, database has ${actual.type}`);
       if ((actual.nullable === 'NO') !== column.notNull) problems.push(`${key}: nullability differs`);

@@ -6,14 +6,20 @@ import type { Readable } from 'node:stream';
 /** Image types the product accepts (spec §9: png, jpeg, jpg, gif, webp). */
 export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];
+/** Documents stored beside images (attached files, medical records: jpg, png, pdf). */
+export const DOCUMENT_TYPES = ['application/pdf'] as const;
+export type StoredFileType = ImageType | (typeof DOCUMENT_TYPES)[number];
 
-const EXTENSION_OF: Record<ImageType, string> = {
+const EXTENSION_OF: Record<StoredFileType, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
   'image/gif': 'gif',
   'image/webp': 'webp',
+  'application/pdf': 'pdf',
 };
-const TYPE_OF_EXTENSION = new Map(Object.entries(EXTENSION_OF).map(([type, extension]) => [extension, type as ImageType]));
+const TYPE_OF_EXTENSION = new Map(
+  Object.entries(EXTENSION_OF).map(([type, extension]) => [extension, type as StoredFileType]),
+);
 
 /** Bytes needed to recognise every supported type (WEBP: "RIFF" size "WEBP"). */
 const SIGNATURE_BYTES = 12;
@@ -23,12 +29,20 @@ const SIGNATURE_BYTES = 12;
  * never trusted: a script renamed to .png must not be served back as an image.
  */
 export function detectImageType(head: Buffer): ImageType | undefined {
-  const startsWith = (bytes: number[], offset = 0) => bytes.every((byte, index) => head[offset + index] === byte);
+  const startsWith = (bytes: number[], offset = 0) =>
+    bytes.every((byte, index) => head[offset + index] === byte);
   if (startsWith([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
   if (startsWith([0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (startsWith([0x47, 0x49, 0x46, 0x38]) && (head[4] === 0x37 || head[4] === 0x39) && head[5] === 0x61) return 'image/gif';
+  if (startsWith([0x47, 0x49, 0x46, 0x38]) && (head[4] === 0x37 || head[4] === 0x39) && head[5] === 0x61)
+    return 'image/gif';
   if (startsWith([0x52, 0x49, 0x46, 0x46]) && startsWith([0x57, 0x45, 0x42, 0x50], 8)) return 'image/webp';
   return undefined;
+}
+
+/** {@link detectImageType}, plus PDF ("%PDF-"). */
+export function detectFileType(head: Buffer): StoredFileType | undefined {
+  if (head.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
+  return detectImageType(head);
 }
 
 export type FileRejection = 'tooLarge' | 'unsupportedType' | 'empty' | 'unreadable';
@@ -47,13 +61,13 @@ export class FileRejectedError extends Error {
 export interface StoredFile {
   /** Opaque, random key (never derived from the client's filename). */
   key: string;
-  contentType: ImageType;
+  contentType: StoredFileType;
   size: number;
 }
 
 export interface OpenedFile {
   stream: Readable;
-  contentType: ImageType;
+  contentType: StoredFileType;
   size: number;
 }
 
@@ -63,7 +77,7 @@ export interface SaveOptions {
   /** What kind of file, e.g. "avatars"; lower-case letters only. */
   category: string;
   maxBytes: number;
-  accept: readonly ImageType[];
+  accept: readonly StoredFileType[];
   /** For sources that cut a file short at a limit (multipart) rather than failing. */
   isTruncated?: () => boolean;
 }
@@ -80,11 +94,11 @@ export interface FileStorage {
   remove(key: string): Promise<void>;
 }
 
-const KEY_PATTERN = /^[0-9a-f-]{36}\/[a-z]+\/[0-9a-f-]{36}\.(png|jpg|gif|webp)$/;
+const KEY_PATTERN = /^[0-9a-f-]{36}\/[a-z]+\/[0-9a-f-]{36}\.(png|jpg|gif|webp|pdf)$/;
 const CATEGORY_PATTERN = /^[a-z]+$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function contentTypeOfKey(key: string): ImageType | undefined {
+function contentTypeOfKey(key: string): StoredFileType | undefined {
   if (!KEY_PATTERN.test(key)) return undefined;
   return TYPE_OF_EXTENSION.get(key.slice(key.lastIndexOf('.') + 1));
 }
@@ -134,7 +148,8 @@ export function createLocalFileStorage(root: string): FileStorage {
           }
           if (head.length < SIGNATURE_BYTES) {
             head = Buffer.concat([head, chunk]).subarray(0, SIGNATURE_BYTES);
-            if (head.length >= SIGNATURE_BYTES) rejection ??= acceptedType(head, options.accept) ? undefined : 'unsupportedType';
+            if (head.length >= SIGNATURE_BYTES)
+              rejection ??= acceptedType(head, options.accept) ? undefined : 'unsupportedType';
           }
           // After a rejection the rest is still read (bounded by maxBytes), so that a multipart
           // request is consumed and answered normally, but nothing more is written.
@@ -143,7 +158,8 @@ export function createLocalFileStorage(root: string): FileStorage {
         if (options.isTruncated?.() === true) throw new FileRejectedError('tooLarge');
         if (size === 0) throw new FileRejectedError('empty');
         const contentType = acceptedType(head, options.accept);
-        if (rejection !== undefined || contentType === undefined) throw new FileRejectedError('unsupportedType');
+        if (rejection !== undefined || contentType === undefined)
+          throw new FileRejectedError('unsupportedType');
         await handle.sync();
         await handle.close();
         isClosed = true;
@@ -188,7 +204,7 @@ export function createLocalFileStorage(root: string): FileStorage {
   };
 }
 
-function acceptedType(head: Buffer, accept: readonly ImageType[]): ImageType | undefined {
-  const type = detectImageType(head);
+function acceptedType(head: Buffer, accept: readonly StoredFileType[]): StoredFileType | undefined {
+  const type = detectFileType(head);
   return type !== undefined && accept.includes(type) ? type : undefined;
 }

@@ -7,6 +7,7 @@ import {
   devices,
   doctorAssistants,
   healthCenters,
+  patientCodeSequences,
   patients,
   platformStaffTenants,
   scopeAdmins,
@@ -18,6 +19,7 @@ import {
 import { findPlatformTenant } from '../modules/tenants/store.js';
 import { seedDemoCareTeam } from './demo-care-team.js';
 import { seedDemoDevices } from './demo-devices.js';
+import { demoPatientDetails } from './demo-patients.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 
 export const DEMO_TENANT_CODE = 'demo';
@@ -36,7 +38,26 @@ export function demoLogins(): DemoLogin[] {
   return [...PLATFORM_ROLES, ...TENANT_ROLES].map((role) => ({ role, username: demoEmail(role) }));
 }
 
-const FIRST_NAMES = ['An', 'Binh', 'Chi', 'Dung', 'Giang', 'Hanh', 'Khanh', 'Lan', 'Minh', 'Nga', 'Phuc', 'Quang', 'Son', 'Thao', 'Tuan', 'Uyen', 'Van', 'Xuan'];
+const FIRST_NAMES = [
+  'An',
+  'Binh',
+  'Chi',
+  'Dung',
+  'Giang',
+  'Hanh',
+  'Khanh',
+  'Lan',
+  'Minh',
+  'Nga',
+  'Phuc',
+  'Quang',
+  'Son',
+  'Thao',
+  'Tuan',
+  'Uyen',
+  'Van',
+  'Xuan',
+];
 const LAST_NAMES = ['Nguyen', 'Tran', 'Le', 'Pham', 'Hoang', 'Vu', 'Vo', 'Dang', 'Bui', 'Do'];
 const STAFF_NAMES: Partial<Record<RoleCode, [string, string]>> = {
   DOCTOR: ['Linh', 'Nguyen'],
@@ -54,13 +75,21 @@ const STATUSES = ['NORMAL', 'NORMAL', 'NORMAL', 'NORMAL', 'AT_RISK', 'AT_RISK', 
  */
 export async function seedDemo(database: Database): Promise<{ created: boolean; logins: DemoLogin[] }> {
   const logins = demoLogins();
-  const existing = await database.system.select({ id: tenants.id }).from(tenants).where(eq(tenants.code, DEMO_TENANT_CODE));
+  const existing = await database.system
+    .select({ id: tenants.id })
+    .from(tenants)
+    .where(eq(tenants.code, DEMO_TENANT_CODE));
   if (existing.length > 0) return { created: false, logins };
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const tenantId = uuidv7();
   await database.system.transaction(async (tx) => {
-    await tx.insert(tenants).values({ id: tenantId, code: DEMO_TENANT_CODE, name: 'Demo Health', officialName: 'Demo Health Network' });
+    await tx.insert(tenants).values({
+      id: tenantId,
+      code: DEMO_TENANT_CODE,
+      name: 'Demo Health',
+      officialName: 'Demo Health Network',
+    });
     await tx.insert(tenantSettings).values([
       { tenantId, key: 'ORGANIZATION_NAME', value: 'Demo Health Network' },
       { tenantId, key: 'COUNTRY', value: 'Vietnam' },
@@ -70,10 +99,23 @@ export async function seedDemo(database: Database): Promise<{ created: boolean; 
   const staffIds = await database.withTenant(platform.id, async (tx) => {
     const ids: Partial<Record<RoleCode, string>> = {};
     for (const role of PLATFORM_ROLES) {
-      const [firstName, lastName] = role === 'ROOT' ? ['Root', 'Account'] : role === 'SUPER_ADMIN' ? ['Sophia', 'Admin'] : ['Sam', 'Systems'];
+      const [firstName, lastName] =
+        role === 'ROOT'
+          ? ['Root', 'Account']
+          : role === 'SUPER_ADMIN'
+            ? ['Sophia', 'Admin']
+            : ['Sam', 'Systems'];
       const [created] = await tx
         .insert(users)
-        .values({ tenantId: platform.id, id: uuidv7(), email: demoEmail(role), firstName, lastName, role, passwordHash })
+        .values({
+          tenantId: platform.id,
+          id: uuidv7(),
+          email: demoEmail(role),
+          firstName,
+          lastName,
+          role,
+          passwordHash,
+        })
         .onConflictDoNothing()
         .returning({ id: users.id });
       if (created) ids[role] = created.id;
@@ -82,7 +124,10 @@ export async function seedDemo(database: Database): Promise<{ created: boolean; 
   });
   // The system admin serves the demo tenant (a system admin is assigned to tenants: spec §6).
   if (staffIds.SYSTEM_ADMIN !== undefined) {
-    await database.system.insert(platformStaffTenants).values({ userId: staffIds.SYSTEM_ADMIN, tenantId }).onConflictDoNothing();
+    await database.system
+      .insert(platformStaffTenants)
+      .values({ userId: staffIds.SYSTEM_ADMIN, tenantId })
+      .onConflictDoNothing();
   }
   await database.withTenant(tenantId, (tx) => seedTenantData(tx, tenantId, passwordHash));
   return { created: true, logins };
@@ -90,18 +135,78 @@ export async function seedDemo(database: Database): Promise<{ created: boolean; 
 
 async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordHash: string) {
   const country = { tenantId, id: uuidv7(), name: 'Vietnam', type: 'COUNTRY', level: 1 };
-  const south = { tenantId, id: uuidv7(), name: 'Ho Chi Minh City', type: 'CITY', level: 2, parentId: country.id };
+  const south = {
+    tenantId,
+    id: uuidv7(),
+    name: 'Ho Chi Minh City',
+    type: 'CITY',
+    level: 2,
+    parentId: country.id,
+  };
   const north = { tenantId, id: uuidv7(), name: 'Ha Noi', type: 'CITY', level: 2, parentId: country.id };
-  const district1 = { tenantId, id: uuidv7(), name: 'District 1', type: 'DISTRICT', level: 3, parentId: south.id };
-  const hoanKiem = { tenantId, id: uuidv7(), name: 'Hoan Kiem', type: 'DISTRICT', level: 3, parentId: north.id };
+  const district1 = {
+    tenantId,
+    id: uuidv7(),
+    name: 'District 1',
+    type: 'DISTRICT',
+    level: 3,
+    parentId: south.id,
+  };
+  const hoanKiem = {
+    tenantId,
+    id: uuidv7(),
+    name: 'Hoan Kiem',
+    type: 'DISTRICT',
+    level: 3,
+    parentId: north.id,
+  };
   await tx.insert(scopes).values([country]);
   await tx.insert(scopes).values([south, north]);
   await tx.insert(scopes).values([district1, hoanKiem]);
 
   const centers = [
-    { tenantId, id: uuidv7(), scopeId: district1.id, name: 'Saigon Heart Center', type: 'CLINIC', hotline: '19001234', phonePrefix: '+84', phoneNumber: '2838123456', email: 'saigon@demo.example', address: '12 Le Loi, District 1, Ho Chi Minh City', lat: 10.7769, lng: 106.7009 },
-    { tenantId, id: uuidv7(), scopeId: district1.id, name: 'Ben Thanh Family Clinic', type: 'CLINIC', hotline: '19001235', phonePrefix: '+84', phoneNumber: '2838123457', email: 'benthanh@demo.example', address: '45 Pasteur, District 1, Ho Chi Minh City', lat: 10.7745, lng: 106.6995 },
-    { tenantId, id: uuidv7(), scopeId: hoanKiem.id, name: 'Hoan Kiem Care Center', type: 'HOSPITAL', hotline: '19001236', phonePrefix: '+84', phoneNumber: '2438123458', email: 'hoankiem@demo.example', address: '8 Trang Tien, Hoan Kiem, Ha Noi', lat: 21.0245, lng: 105.8552 },
+    {
+      tenantId,
+      id: uuidv7(),
+      scopeId: district1.id,
+      name: 'Saigon Heart Center',
+      type: 'CLINIC',
+      hotline: '19001234',
+      phonePrefix: '+84',
+      phoneNumber: '2838123456',
+      email: 'saigon@demo.example',
+      address: '12 Le Loi, District 1, Ho Chi Minh City',
+      lat: 10.7769,
+      lng: 106.7009,
+    },
+    {
+      tenantId,
+      id: uuidv7(),
+      scopeId: district1.id,
+      name: 'Ben Thanh Family Clinic',
+      type: 'CLINIC',
+      hotline: '19001235',
+      phonePrefix: '+84',
+      phoneNumber: '2838123457',
+      email: 'benthanh@demo.example',
+      address: '45 Pasteur, District 1, Ho Chi Minh City',
+      lat: 10.7745,
+      lng: 106.6995,
+    },
+    {
+      tenantId,
+      id: uuidv7(),
+      scopeId: hoanKiem.id,
+      name: 'Hoan Kiem Care Center',
+      type: 'HOSPITAL',
+      hotline: '19001236',
+      phonePrefix: '+84',
+      phoneNumber: '2438123458',
+      email: 'hoankiem@demo.example',
+      address: '8 Trang Tien, Hoan Kiem, Ha Noi',
+      lat: 21.0245,
+      lng: 105.8552,
+    },
   ];
   await tx.insert(healthCenters).values(centers);
   const mainCenter = centers[0];
@@ -109,11 +214,20 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
 
   const staff: Partial<Record<RoleCode, string>> = {};
   for (const role of TENANT_ROLES.filter((code) => code !== 'PATIENT')) {
-    const [firstName, lastName] = STAFF_NAMES[role] ?? [role.charAt(0) + role.slice(1).toLowerCase().replaceAll('_', ' '), 'Demo'];
+    const [firstName, lastName] = STAFF_NAMES[role] ?? [
+      role.charAt(0) + role.slice(1).toLowerCase().replaceAll('_', ' '),
+      'Demo',
+    ];
     const id = uuidv7();
     staff[role] = id;
     await tx.insert(users).values({
-      tenantId, id, email: demoEmail(role), firstName, lastName, role, passwordHash,
+      tenantId,
+      id,
+      email: demoEmail(role),
+      firstName,
+      lastName,
+      role,
+      passwordHash,
       healthCenterId: role === 'SCOPE_ADMIN' || role === 'ADMIN' ? null : mainCenter.id,
       scopeId: role === 'SCOPE_ADMIN' ? south.id : null,
     });
@@ -123,15 +237,32 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
     { userId: staff.MAIN_ADMIN, kind: 'MAIN' },
     { userId: staff.SUPPORT_ADMIN, kind: 'SUPPORT' },
     { userId: staff.MHSC_ADMIN, kind: 'SUPPORT' },
-  ].flatMap(({ userId, kind }) => (userId === undefined ? [] : [{ tenantId, centerId: mainCenter.id, userId, kind }]));
+  ].flatMap(({ userId, kind }) =>
+    userId === undefined ? [] : [{ tenantId, centerId: mainCenter.id, userId, kind }],
+  );
   await tx.insert(centerAdmins).values(admins);
-  if (staff.SCOPE_ADMIN !== undefined) await tx.insert(scopeAdmins).values({ tenantId, scopeId: south.id, userId: staff.SCOPE_ADMIN, kind: 'ADMIN' });
+  if (staff.SCOPE_ADMIN !== undefined)
+    await tx
+      .insert(scopeAdmins)
+      .values({ tenantId, scopeId: south.id, userId: staff.SCOPE_ADMIN, kind: 'ADMIN' });
   if (staff.DOCTOR_ASSISTANT !== undefined && staff.DOCTOR !== undefined) {
-    await tx.insert(doctorAssistants).values({ tenantId, assistantId: staff.DOCTOR_ASSISTANT, doctorId: staff.DOCTOR });
+    await tx
+      .insert(doctorAssistants)
+      .values({ tenantId, assistantId: staff.DOCTOR_ASSISTANT, doctorId: staff.DOCTOR });
   }
 
   const patientUserId = uuidv7();
-  await tx.insert(users).values({ tenantId, id: patientUserId, email: demoEmail('PATIENT'), phone: '0981000001', firstName: 'Hung', lastName: 'Pham', role: 'PATIENT', passwordHash, healthCenterId: mainCenter.id });
+  await tx.insert(users).values({
+    tenantId,
+    id: patientUserId,
+    email: demoEmail('PATIENT'),
+    phone: '0981000001',
+    firstName: 'Hung',
+    lastName: 'Pham',
+    role: 'PATIENT',
+    passwordHash,
+    healthCenterId: mainCenter.id,
+  });
 
   const patientRows = Array.from({ length: 40 }, (_, index) => {
     const center = centers[index % centers.length] ?? mainCenter;
@@ -148,18 +279,23 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
       phone: `098${String(1000001 + index).padStart(7, '0')}`,
       status: STATUSES[index % STATUSES.length] ?? 'NORMAL',
       healthCenterId: center.id,
+      ...demoPatientDetails(index, index % centers.length),
     };
   });
   await tx.insert(patients).values(patientRows);
+  // The tenant's patient-code sequence continues after the demo rows (BNCS10041 next).
+  await tx
+    .insert(patientCodeSequences)
+    .values({ tenantId, prefix: 'BNCS', nextValue: 10001 + patientRows.length });
 
   const deviceRows = patientRows.slice(0, 30).map((patient, index) => ({
-      tenantId,
-      id: uuidv7(),
-      model: MODELS[index % MODELS.length] ?? 'V19',
-      serialNumber: `SN${String(202600001 + index)}`,
-      macAddress: `D4:3B:04:${[index >> 8, index & 255, 0x10 + (index % 200)].map((byte) => byte.toString(16).padStart(2, '0').toUpperCase()).join(':')}`,
-      patientId: patient.id,
-      connectionStatus: ([1, 1, 0, -1, 2] as const)[index % 5] ?? 1,
+    tenantId,
+    id: uuidv7(),
+    model: MODELS[index % MODELS.length] ?? 'V19',
+    serialNumber: `SN${String(202600001 + index)}`,
+    macAddress: `D4:3B:04:${[index >> 8, index & 255, 0x10 + (index % 200)].map((byte) => byte.toString(16).padStart(2, '0').toUpperCase()).join(':')}`,
+    patientId: patient.id,
+    connectionStatus: ([1, 1, 0, -1, 2] as const)[index % 5] ?? 1,
   }));
   await tx.insert(devices).values(deviceRows);
 

@@ -1,7 +1,9 @@
 import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format-date';
+import { PatientDashboard } from '../patients/patient-dashboard';
 import { InfoTile } from './info-tile';
+import { Can } from './permissions';
 import { organisationName, useSession } from './session-context';
 import { usePageTitle } from './use-page-title';
 
@@ -14,7 +16,7 @@ export function AreaHomePage() {
   const organisation = organisationName(session);
 
   return (
-    <Stack gap="lg" maw={960}>
+    <Stack gap="lg" maw={1180}>
       <Paper
         radius="lg"
         p="xl"
@@ -42,6 +44,9 @@ export function AreaHomePage() {
         />
         <InfoTile label={t('home.sessionUntil')} value={formatDateTime(session.user.expiresAt)} />
       </SimpleGrid>
+      <Can permission="dashboard.view">
+        <PatientDashboard />
+      </Can>
       <Text c="dimmed" fz="sm">
         {t('home.hint')}
       </Text>

@@ -19,8 +19,8 @@ import { BuildingIcon as CenterIcon, TreeIcon, UsersIcon } from '../org/org-icon
 export interface NavItem {
   path: string;
   labelKey: NavLabelKey;
-  /** Permission needed to see the entry; null for pages every signed-in user may open. */
-  permission: Permission | null;
+  /** Permission needed to see the entry (a list: any one of them); null for pages every signed-in user may open. */
+  permission: Permission | readonly Permission[] | null;
   icon?: IconComponent;
 }
 
@@ -47,7 +47,12 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: 'doctors', labelKey: 'doctors:nav.doctors', permission: 'user.view', icon: UsersIcon },
   { path: 'requests', labelKey: 'doctors:nav.requests', permission: 'relative.view', icon: RequestIcon },
   { path: 'devices', labelKey: 'devices:nav.devices', permission: 'device.view', icon: MonitorIcon },
-  { path: 'imports', labelKey: 'imports:nav.imports', permission: 'user.import', icon: UploadIcon },
+  {
+    path: 'imports',
+    labelKey: 'imports:nav.imports',
+    permission: ['user.import', 'device.import'],
+    icon: UploadIcon,
+  },
   { path: 'account', labelKey: 'nav.account', permission: 'account.view', icon: UserIcon },
   { path: 'roles', labelKey: 'nav.roles', permission: 'permission.view', icon: KeyIcon },
   { path: 'scopes', labelKey: 'nav.scopes', permission: 'tenant.scope', icon: TreeIcon },
@@ -65,7 +70,10 @@ export const NAV_ITEMS: readonly NavItem[] = [
 
 /** The entries a user may see, in their declared order. */
 export function visibleNavItems(items: readonly NavItem[], permissions: ReadonlySet<string>): NavItem[] {
-  return items.filter((item) => item.permission === null || permissions.has(item.permission));
+  return items.filter(
+    (item) =>
+      item.permission === null || [item.permission].flat().some((permission) => permissions.has(permission)),
+  );
 }
 
 /** Absolute path of a page inside an area: `/doctor`, `/doctor/account`. */

@@ -26,7 +26,11 @@ export interface ImportKind<Row> {
    * user applies). Rows the database refuses (a duplicate phone, MAC, code — in the tenant or
    * earlier in the same file) are returned with their reasons; every other row must be stored.
    */
-  insertBatch(tx: TenantTransaction, rows: readonly NumberedRow<Row>[], context: ImportContext): Promise<RowFailure[]>;
+  insertBatch(
+    tx: TenantTransaction,
+    rows: readonly NumberedRow<Row>[],
+    context: ImportContext,
+  ): Promise<RowFailure[]>;
 }
 
 /** A cell as read from the sheet: text and numbers as typed, dates as Date, empty as null. */

@@ -1,6 +1,392 @@
+import fastifyMultipart from '@fastify/multipart';
+import {
+  centerCountQuerySchema,
+  operatorCountQuerySchema,
+  pageOf,
+  PATIENT_FILE_MAX_BYTES,
+  patientCreateSchema,
+  patientDeleteSchema,
+  patientDeletionSchema,
+  patientDetailSchema,
+  patientExportQuerySchema,
+  patientFileSchema,
+  patientListQuerySchema,
+  patientStatusChangeSchema,
+  patientStatusCountsSchema,
+  patientStatusHistoryEntrySchema,
+  patientSummarySchema,
+  patientUpdateSchema,
+  successEnvelope,
+  type RoleCode,
+} from '@rpm/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import path from 'node:path';
+import { z } from 'zod';
+import { requireAuth, type AuthContext } from '../../http/access.js';
+import { AppError } from '../../http/app-error.js';
+import { auditContextOf } from '../../http/audit-context.js';
+import { ok } from '../../http/envelope.js';
+import { createLocalFileStorage } from '../../lib/file-storage.js';
+import { attachmentHeader, XLSX_CONTENT_TYPE } from '../../lib/xlsx.js';
+import { countForAssistant, countForCenter, countForDoctor } from './dashboard.js';
+import { exportPatients } from './export.js';
+import {
+  deletePatientFile,
+  listPatientFiles,
+  openPatientFile,
+  uploadPatientFile,
+  type PatientFileEnvironment,
+  type ReceiveFileUpload,
+} from './files-service.js';
+import { assertPatientInput } from './input.js';
+import { installPurgeJob } from './purge-job.js';
+import {
+  changeStatus,
+  createPatient,
+  deletePatient,
+  listPatients,
+  readPatient,
+  readStatusHistory,
+  updatePatient,
+  type PatientEnvironment,
+} from './service.js';
 
-/** Patients and the dashboard counts under /account. */
-export const patientAccountRoutes: FastifyPluginAsyncZod = async () => {
-  // Routes are registered as the feature lands.
+const idParams = z.object({ id: z.uuid() });
+const fileParams = z.object({ id: z.uuid(), fileId: z.uuid() });
+const detailResponse = { 200: successEnvelope(patientDetailSchema) };
+const countsResponse = { 200: successEnvelope(patientStatusCountsSchema) };
+const LIST_NOTE =
+  'Paged (page from 0, size), searchable by name, patient id, phone or email, filterable by status, centerId, doctorId and packageCode, sortable (sortField name|code|status|created|birthday, sortType asc|desc). Deleted accounts are not listed.';
+
+/** Routes for one kind of caller are role-gated: access 'session' plus this check before the body is read. */
+const requireCaller = (isAllowed: (auth: AuthContext) => boolean) => async (request: FastifyRequest) => {
+  if (!isAllowed(requireAuth(request))) throw new AppError('auth.permissionDenied');
+};
+const CENTER_ADMIN_ROLES: readonly RoleCode[] = ['MAIN_ADMIN', 'SUPPORT_ADMIN', 'SCOPE_ADMIN', 'MHSC_ADMIN'];
+const hasDashboardAs = (roles: readonly RoleCode[]) => (auth: AuthContext) =>
+  roles.includes(auth.role) && auth.permissions.has('dashboard.view');
+
+/** Reads the multipart field `file` lazily: the service calls it once the patient is known to be reachable. */
+function receiveFrom(request: FastifyRequest): ReceiveFileUpload {
+  return async () => {
+    if (!request.isMultipart()) throw new AppError('file.missing');
+    let part: Awaited<ReturnType<FastifyRequest['file']>>;
+    try {
+      part = await request.file();
+    } catch (error) {
+      throw new AppError('common.invalidParameter', { cause: error });
+    }
+    if (part === undefined) throw new AppError('file.missing');
+    const { file } = part;
+    if (part.fieldname !== 'file') {
+      file.resume();
+      throw new AppError('file.missing');
+    }
+    return { stream: file, fileName: part.filename, isTruncated: () => file.truncated };
+  };
+}
+
+/** Patients (spec §2 patient management and profile) and the dashboard counts (§7) under /account. */
+export const patientAccountRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Registered here, so only this plugin's routes accept multipart (the file upload).
+  await app.register(fastifyMultipart, {
+    limits: {
+      fileSize: PATIENT_FILE_MAX_BYTES,
+      files: 1,
+      fields: 5,
+      parts: 6,
+      fieldSize: 1024,
+      headerPairs: 100,
+    },
+  });
+  const storage = createLocalFileStorage(path.join(app.config.dataDir, 'files'));
+  installPurgeJob(app, storage);
+  const environmentOf = (request: FastifyRequest): PatientEnvironment => ({
+    database: app.database,
+    clock: app.clock,
+    auth: requireAuth(request),
+    audit: auditContextOf(request),
+  });
+  const fileEnvironmentOf = (request: FastifyRequest): PatientFileEnvironment => ({
+    ...environmentOf(request),
+    storage,
+    log: request.log,
+  });
+  const tags = ['patients'];
+
+  app.get(
+    '/patients',
+    {
+      config: { access: 'user.view' },
+      schema: {
+        tags,
+        summary: `Patients the caller sees (their level’s health centers). ${LIST_NOTE} Audited (PATIENT_LISTED)`,
+        querystring: patientListQuerySchema,
+        response: { 200: successEnvelope(pageOf(patientSummarySchema)) },
+      },
+    },
+    async (request) => ok(await listPatients(environmentOf(request), request.query)),
+  );
+
+  app.get(
+    '/patients/export',
+    {
+      config: { access: 'user.view' },
+      schema: {
+        tags,
+        summary:
+          'The patient list as an xlsx file, with the list’s filters and sort (export.noData when nothing matches). Audited (PATIENT_EXPORTED)',
+        querystring: patientExportQuerySchema,
+      },
+    },
+    async (request, reply) => {
+      const { fileName, stream } = await exportPatients(
+        environmentOf(request),
+        request.query,
+        request.language,
+      );
+      return reply
+        .header('content-disposition', attachmentHeader(fileName))
+        .header('cache-control', 'no-store')
+        .type(XLSX_CONTENT_TYPE)
+        .send(stream);
+    },
+  );
+
+  app.get(
+    '/patients/:id',
+    {
+      config: { access: 'user.view' },
+      schema: {
+        tags,
+        summary:
+          'A patient’s profile (patient.notFound outside the caller’s centers; patient.accountDeleted once deleted). Audited (PATIENT_VIEWED)',
+        params: idParams,
+        response: detailResponse,
+      },
+    },
+    async (request) => ok(await readPatient(environmentOf(request), request.params.id)),
+  );
+
+  app.post(
+    '/patients',
+    {
+      config: { access: 'user.create' },
+      attachValidation: true,
+      schema: {
+        tags,
+        summary:
+          'Create a patient. Spec §5: names without digits, birthday not in the future and 18+ (patient.underage), phone 3-16 digits, valid email, height and weight ranges, at least one of patient id, phone, email (patient.identifierRequired); patient id, phone, email and contract id unique in the tenant. Without a patient id the next one of the tenant’s sequence is given',
+        body: patientCreateSchema,
+        response: detailResponse,
+      },
+    },
+    async (request) => {
+      assertPatientInput(request);
+      return ok(await createPatient(environmentOf(request), request.body));
+    },
+  );
+
+  app.put(
+    '/patients/:id',
+    {
+      config: { access: 'user.update' },
+      attachValidation: true,
+      schema: {
+        tags,
+        summary:
+          'Edit a patient (the whole record, same rules as create). The contract id cannot change once set (patient.contractIdLocked)',
+        params: idParams,
+        body: patientUpdateSchema,
+        response: detailResponse,
+      },
+    },
+    async (request) => {
+      assertPatientInput(request);
+      return ok(await updatePatient(environmentOf(request), request.params.id, request.body));
+    },
+  );
+
+  app.put(
+    '/patients/:id/status',
+    {
+      config: { access: 'health.update' },
+      schema: {
+        tags,
+        summary:
+          'Change a patient’s status with a reason (PATIENT_STATUS_TRANSITIONS; patient.invalidStatus, patient.reasonRequired, patient.cannotChangeStatus). Writes a history row',
+        params: idParams,
+        body: patientStatusChangeSchema,
+        response: detailResponse,
+      },
+    },
+    async (request) => ok(await changeStatus(environmentOf(request), request.params.id, request.body)),
+  );
+
+  app.get(
+    '/patients/:id/status-history',
+    {
+      config: { access: 'user.view' },
+      schema: {
+        tags,
+        summary: 'A patient’s status changes, newest first',
+        params: idParams,
+        response: { 200: successEnvelope(z.array(patientStatusHistoryEntrySchema)) },
+      },
+    },
+    async (request) => ok(await readStatusHistory(environmentOf(request), request.params.id)),
+  );
+
+  app.delete(
+    '/patients/:id',
+    {
+      config: { access: 'user.delete' },
+      schema: {
+        tags,
+        summary:
+          'Delete a patient account (spec §4): disabled at once, data removed 30 days later, irreversible. The body repeats the patient id to confirm',
+        params: idParams,
+        body: patientDeleteSchema,
+        response: { 200: successEnvelope(patientDeletionSchema) },
+      },
+    },
+    async (request) => ok(await deletePatient(environmentOf(request), request.params.id, request.body)),
+  );
+
+  app.get(
+    '/patients/:id/files',
+    {
+      config: { access: 'user.view' },
+      schema: {
+        tags,
+        summary: 'A patient’s attached files, newest first',
+        params: idParams,
+        response: { 200: successEnvelope(z.array(patientFileSchema)) },
+      },
+    },
+    async (request) => ok(await listPatientFiles(environmentOf(request), request.params.id)),
+  );
+
+  app.post(
+    '/patients/:id/files',
+    {
+      config: { access: 'user.update' },
+      schema: {
+        tags,
+        summary:
+          'Attach a file to a patient: multipart field `file`, JPG, PNG or PDF (recognised by content), at most 10 MB',
+        consumes: ['multipart/form-data'],
+        params: idParams,
+        response: { 200: successEnvelope(patientFileSchema) },
+      },
+    },
+    async (request) =>
+      ok(await uploadPatientFile(fileEnvironmentOf(request), request.params.id, receiveFrom(request))),
+  );
+
+  app.get(
+    '/patients/:id/files/:fileId',
+    {
+      config: { access: 'user.view' },
+      schema: {
+        tags,
+        summary: 'Download an attached file (its bytes; audited as PATIENT_FILE_DOWNLOADED)',
+        params: fileParams,
+      },
+    },
+    async (request, reply) => {
+      const { file, opened } = await openPatientFile(
+        fileEnvironmentOf(request),
+        request.params.id,
+        request.params.fileId,
+      );
+      return reply
+        .header('content-disposition', attachmentHeader(file.name))
+        .header('cache-control', 'private, no-store')
+        .header('content-length', opened.size)
+        .type(opened.contentType)
+        .send(opened.stream);
+    },
+  );
+
+  app.delete(
+    '/patients/:id/files/:fileId',
+    {
+      config: { access: 'user.update' },
+      schema: {
+        tags,
+        summary: 'Remove an attached file',
+        params: fileParams,
+        response: { 200: successEnvelope(z.null()) },
+      },
+    },
+    async (request) => {
+      await deletePatientFile(fileEnvironmentOf(request), request.params.id, request.params.fileId);
+      return ok(null);
+    },
+  );
+
+  // Dashboard counts (spec §7, exact paths) ---------------------------------------------------
+
+  app.get(
+    '/doctor/getCountPatientStatus',
+    {
+      config: { access: 'session' },
+      onRequest: requireCaller(hasDashboardAs(['DOCTOR'])),
+      schema: {
+        tags,
+        summary:
+          'Dashboard: the calling doctor’s patients (their care teams) by status (doctors holding dashboard.view)',
+        response: countsResponse,
+      },
+    },
+    async (request) => ok(await countForDoctor(environmentOf(request))),
+  );
+
+  app.get(
+    '/doctor-assistant/get-count-patient-status',
+    {
+      config: { access: 'session' },
+      onRequest: requireCaller(hasDashboardAs(['DOCTOR_ASSISTANT'])),
+      schema: {
+        tags,
+        summary:
+          'Dashboard: patients of the calling assistant’s doctors by status (doctor assistants holding dashboard.view)',
+        response: countsResponse,
+      },
+    },
+    async (request) => ok(await countForAssistant(environmentOf(request))),
+  );
+
+  app.get(
+    '/operator/getCountPatientStatus',
+    {
+      config: { access: 'dashboard.view' },
+      schema: {
+        tags,
+        summary:
+          'Dashboard: patients the caller’s level sees by status, optionally of one health center (mhscId)',
+        querystring: operatorCountQuerySchema,
+        response: countsResponse,
+      },
+    },
+    async (request) => ok(await countForCenter(environmentOf(request), request.query.mhscId)),
+  );
+
+  app.get(
+    '/smadmin/mhsc/getCountPatientStatus',
+    {
+      config: { access: 'session' },
+      onRequest: requireCaller(hasDashboardAs(CENTER_ADMIN_ROLES)),
+      schema: {
+        tags,
+        summary:
+          'Dashboard: patients of one health center (mhscId) by status (center and scope admins holding dashboard.view)',
+        querystring: centerCountQuerySchema,
+        response: countsResponse,
+      },
+    },
+    async (request) => ok(await countForCenter(environmentOf(request), request.query.mhscId)),
+  );
 };

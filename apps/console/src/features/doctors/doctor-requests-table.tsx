@@ -1,0 +1,268 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { DOCTOR_REQUEST_KINDS, type DoctorRequest, type DoctorRequestKind } from '@rpm/contracts';
+import { useTranslation } from 'react-i18next';
+import { errorMessageFor } from '../../api/error-reaction';
+import { formatDate, formatDateTime } from '../../lib/format-date';
+import { messageText, notifySuccess } from '../../lib/notify';
+import { useOrgReach } from '../levels/use-org-reach';
+import { SearchIcon } from '../shell/icons';
+import { PagedTableFrame, usePagedList } from '../shell/paged-list';
+import { DecisionDialog } from './decision-dialog';
+import {
+  decideDoctorRequest,
+  doctorRequestListQuery,
+  refreshDoctors,
+  type DoctorRequestFilter,
+} from './doctors-api';
+
+const PAGE_SIZE = 10;
+
+/** Approving a registration of a doctor without a health center asks which center they join. */
+function ApproveDialog({ request, onClose }: { request: DoctorRequest | null; onClose: () => void }) {
+  const { t } = useTranslation('doctors');
+  const { t: tc } = useTranslation();
+  const queryClient = useQueryClient();
+  const { centers } = useOrgReach();
+  const [centerId, setCenterId] = useState<string | null>(null);
+  const [centerError, setCenterError] = useState<string | undefined>(undefined);
+  const needsCenter = request?.kind === 'REGISTRATION' && request.doctor.center === null;
+  const approve = useMutation({
+    mutationFn: (input: { id: string; centerId?: string }) =>
+      decideDoctorRequest(
+        input.id,
+        'approve',
+        input.centerId === undefined ? {} : { centerId: input.centerId },
+      ),
+    meta: { errorDisplay: 'inline' },
+    onSuccess: (saved) => {
+      notifySuccess(t('doctorRequests.approved', { name: saved.doctor.fullName }));
+      refreshDoctors(queryClient);
+      setCenterId(null);
+      onClose();
+    },
+  });
+  const close = () => {
+    approve.reset();
+    setCenterId(null);
+    setCenterError(undefined);
+    onClose();
+  };
+  return (
+    <Modal opened={request !== null} onClose={close} title={t('doctorRequests.approveTitle')} centered>
+      {request === null ? null : (
+        <Stack gap="md">
+          <Text>{t(`doctorRequests.approveText.${request.kind}`, { name: request.doctor.fullName })}</Text>
+          {approve.isError ? (
+            <Alert color="red" variant="light" role="alert">
+              {messageText(errorMessageFor(approve.error))}
+            </Alert>
+          ) : null}
+          {needsCenter ? (
+            <Select
+              label={t('doctorRequests.center')}
+              data={centers.map((center) => ({ value: center.id, label: center.name }))}
+              value={centerId}
+              onChange={(value) => {
+                setCenterId(value);
+                setCenterError(undefined);
+              }}
+              error={centerError}
+              searchable
+              withAsterisk
+              data-autofocus
+            />
+          ) : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              {tc('actions.cancel')}
+            </Button>
+            <Button
+              color="teal"
+              loading={approve.isPending}
+              onClick={() => {
+                if (needsCenter && centerId === null) {
+                  setCenterError(t('doctorRequests.centerRequired'));
+                  return;
+                }
+                approve.mutate({ id: request.id, ...(centerId === null ? {} : { centerId }) });
+              }}
+            >
+              {t('decision.approve.confirm')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
+/** Doctor registrations and deactivation requests waiting for an admin (spec §4, §5). */
+export function DoctorRequestsTable() {
+  const { t } = useTranslation('doctors');
+  const queryClient = useQueryClient();
+  const paged = usePagedList<
+    'requested',
+    Omit<DoctorRequestFilter, 'search'> & { sortField: 'requested'; sortType: 'asc' | 'desc' }
+  >({
+    page: 0,
+    size: PAGE_SIZE,
+    sortField: 'requested',
+    sortType: 'asc',
+    kind: null,
+  });
+  const { filter, update, debouncedSearch } = paged;
+  const requests = useQuery(
+    doctorRequestListQuery({
+      page: filter.page,
+      size: filter.size,
+      kind: filter.kind,
+      search: debouncedSearch,
+    }),
+  );
+  const [approving, setApproving] = useState<DoctorRequest | null>(null);
+  const [rejecting, setRejecting] = useState<DoctorRequest | null>(null);
+  const reject = useMutation({
+    mutationFn: ({ id, reason }: { id: string; reason: string }) =>
+      decideDoctorRequest(id, 'reject', { reason }),
+    meta: { errorDisplay: 'inline' },
+    onSuccess: (saved) => {
+      notifySuccess(t('doctorRequests.rejected', { name: saved.doctor.fullName }));
+      refreshDoctors(queryClient);
+      setRejecting(null);
+    },
+  });
+  return (
+    <Stack gap="md">
+      <Group gap="sm" align="flex-end">
+        <TextInput
+          label={t('list.search')}
+          placeholder={t('list.searchPlaceholder')}
+          leftSection={<SearchIcon />}
+          value={paged.search}
+          onChange={(event) => {
+            paged.setSearch(event.currentTarget.value);
+          }}
+          w={280}
+        />
+        <Select
+          label={t('requests.kindFilter')}
+          placeholder={t('list.any')}
+          data={DOCTOR_REQUEST_KINDS.map((kind) => ({
+            value: kind,
+            label: t(`doctorRequests.kind.${kind}`),
+          }))}
+          value={filter.kind}
+          onChange={(value) => {
+            update({ kind: DOCTOR_REQUEST_KINDS.find((kind: DoctorRequestKind) => kind === value) ?? null });
+          }}
+          clearable
+          w={200}
+        />
+      </Group>
+      <PagedTableFrame
+        query={requests}
+        page={filter.page}
+        size={PAGE_SIZE}
+        onPage={paged.setPage}
+        isFiltered={debouncedSearch !== '' || filter.kind !== null}
+        texts={{
+          loadFailed: t('requests.loadFailed'),
+          emptyTitle: t('doctorRequests.empty'),
+          noMatchTitle: t('requests.noMatchTitle'),
+          noMatchHint: t('requests.noMatchHint'),
+        }}
+      >
+        {(items, isStale) => (
+          <Table
+            highlightOnHover
+            verticalSpacing="sm"
+            aria-label={t('requests.tabs.doctors')}
+            data-testid="doctor-requests"
+          >
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('requests.doctor')}</Table.Th>
+                <Table.Th>{t('requests.kind')}</Table.Th>
+                <Table.Th>{t('list.center')}</Table.Th>
+                <Table.Th>{t('requests.created')}</Table.Th>
+                <Table.Th>{t('requests.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody style={{ opacity: isStale ? 0.6 : 1 }}>
+              {items.map((request) => (
+                <Table.Tr key={request.id}>
+                  <Table.Td>
+                    <Text fz="sm" fw={600}>
+                      {request.doctor.fullName}
+                    </Text>
+                    <Text fz="xs" c="dimmed">
+                      {request.doctor.email ?? request.doctor.phone ?? ''}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text fz="sm">{t(`doctorRequests.kind.${request.kind}`)}</Text>
+                    {request.kind === 'DEACTIVATION' ? (
+                      <Text fz="xs" c="dimmed">
+                        {request.until === null
+                          ? t('doctorRequests.indefinitely')
+                          : t('doctorRequests.until', { date: formatDate(request.until) })}
+                      </Text>
+                    ) : null}
+                  </Table.Td>
+                  <Table.Td>{request.doctor.center?.name ?? <Text c="dimmed">—</Text>}</Table.Td>
+                  <Table.Td>{formatDateTime(request.requestedAt)}</Table.Td>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap">
+                      <Button
+                        size="xs"
+                        color="teal"
+                        onClick={() => {
+                          setApproving(request);
+                        }}
+                        aria-label={t('requests.approveLabel', { name: request.doctor.fullName })}
+                      >
+                        {t('decision.approve.confirm')}
+                      </Button>
+                      <Button
+                        size="xs"
+                        variant="light"
+                        color="red"
+                        onClick={() => {
+                          reject.reset();
+                          setRejecting(request);
+                        }}
+                        aria-label={t('requests.rejectLabel', { name: request.doctor.fullName })}
+                      >
+                        {t('decision.reject.confirm')}
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </PagedTableFrame>
+      <ApproveDialog
+        request={approving}
+        onClose={() => {
+          setApproving(null);
+        }}
+      />
+      <DecisionDialog
+        decision={rejecting === null ? null : 'reject'}
+        subject={rejecting?.doctor.fullName ?? ''}
+        isPending={reject.isPending}
+        error={reject.error}
+        onConfirm={(reason) => {
+          if (rejecting) reject.mutate({ id: rejecting.id, reason });
+        }}
+        onClose={() => {
+          setRejecting(null);
+        }}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,298 @@
+import { useState } from 'react';
+import { Badge, Button, Group, Select, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  CARE_REQUEST_KINDS,
+  CARE_REQUEST_STATUSES,
+  canTransition,
+  type CareRequest,
+  type CareRequestKind,
+  type CareRequestStatus,
+} from '@rpm/contracts';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { formatDateTime } from '../../lib/format-date';
+import { notifySuccess } from '../../lib/notify';
+import { PagedTableFrame, usePagedList } from '../shell/paged-list';
+import { usePermissions } from '../shell/permissions';
+import { usePageTitle } from '../shell/use-page-title';
+import { DecisionDialog, type Decision } from './decision-dialog';
+import { DoctorRequestsTable } from './doctor-requests-table';
+import { decideRequest, refreshDoctors, requestListQuery, type RequestFilter } from './doctors-api';
+
+const PAGE_SIZE = 10;
+const STATUS_COLOR: Record<CareRequestStatus, string> = {
+  WAITING: 'yellow',
+  APPROVED: 'teal',
+  REJECTED: 'red',
+  CANCELED: 'gray',
+};
+
+export function RequestStatusBadge({ status }: { status: CareRequestStatus }) {
+  const { t } = useTranslation('doctors');
+  return (
+    <Badge color={STATUS_COLOR[status]} variant="light" tt="none">
+      {t(`requestStatus.${status}`)}
+    </Badge>
+  );
+}
+
+/** One box of requests (sent or received) with its filters and the actions the box allows. */
+function RequestBox({ box }: { box: RequestFilter['box'] }) {
+  const { t } = useTranslation('doctors');
+  const queryClient = useQueryClient();
+  const paged = usePagedList<
+    'created',
+    Omit<RequestFilter, 'box'> & { sortField: 'created'; sortType: 'desc' | 'asc' }
+  >({
+    page: 0,
+    size: PAGE_SIZE,
+    sortField: 'created',
+    sortType: 'desc',
+    status: box === 'received' ? 'WAITING' : null,
+    kind: null,
+  });
+  const { filter, update } = paged;
+  const requests = useQuery(
+    requestListQuery({ page: filter.page, size: filter.size, box, status: filter.status, kind: filter.kind }),
+  );
+  const [pending, setPending] = useState<{ request: CareRequest; decision: Decision } | null>(null);
+  const decide = useMutation({
+    mutationFn: ({
+      request,
+      decision,
+      reason,
+    }: {
+      request: CareRequest;
+      decision: Decision;
+      reason: string;
+    }) => decideRequest(request.id, decision, reason),
+    meta: { errorDisplay: 'inline' },
+    onSuccess: (saved, { decision }) => {
+      notifySuccess(t(`decision.${decision}.done`, { subject: saved.patient.fullName }));
+      refreshDoctors(queryClient);
+      setPending(null);
+    },
+  });
+  const open = (request: CareRequest, decision: Decision) => {
+    decide.reset();
+    setPending({ request, decision });
+  };
+  const isFiltered = filter.status !== null || filter.kind !== null;
+
+  return (
+    <Stack gap="md">
+      <Group gap="sm" align="flex-end">
+        <Select
+          label={t('requests.statusFilter')}
+          placeholder={t('list.any')}
+          data={CARE_REQUEST_STATUSES.map((status) => ({
+            value: status,
+            label: t(`requestStatus.${status}`),
+          }))}
+          value={filter.status}
+          onChange={(value) => {
+            update({
+              status: CARE_REQUEST_STATUSES.find((status: CareRequestStatus) => status === value) ?? null,
+            });
+          }}
+          clearable
+          w={180}
+        />
+        <Select
+          label={t('requests.kindFilter')}
+          placeholder={t('list.any')}
+          data={CARE_REQUEST_KINDS.map((kind) => ({ value: kind, label: t(`requestKind.${kind}`) }))}
+          value={filter.kind}
+          onChange={(value) => {
+            update({ kind: CARE_REQUEST_KINDS.find((kind: CareRequestKind) => kind === value) ?? null });
+          }}
+          clearable
+          w={220}
+        />
+      </Group>
+      <PagedTableFrame
+        query={requests}
+        page={filter.page}
+        size={PAGE_SIZE}
+        onPage={paged.setPage}
+        isFiltered={isFiltered}
+        texts={{
+          loadFailed: t('requests.loadFailed'),
+          emptyTitle: t(`requests.empty.${box}`),
+          noMatchTitle: t('requests.noMatchTitle'),
+          noMatchHint: t('requests.noMatchHint'),
+        }}
+      >
+        {(items, isStale) => (
+          <Table
+            highlightOnHover
+            verticalSpacing="sm"
+            aria-label={t(`requests.tabs.${box}`)}
+            data-testid={`requests-${box}`}
+          >
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('requests.kind')}</Table.Th>
+                <Table.Th>{t('requests.patient')}</Table.Th>
+                <Table.Th>{t('requests.doctor')}</Table.Th>
+                <Table.Th>{t('requests.relation')}</Table.Th>
+                <Table.Th>{t('requests.status')}</Table.Th>
+                <Table.Th>{t('requests.created')}</Table.Th>
+                <Table.Th>{t('requests.actions')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody style={{ opacity: isStale ? 0.6 : 1 }}>
+              {items.map((request) => (
+                <Table.Tr key={request.id} data-testid="request-row">
+                  <Table.Td>
+                    <Text fz="sm">{t(`requestKind.${request.kind}`)}</Text>
+                    {box === 'received' ? (
+                      <Text fz="xs" c="dimmed">
+                        {t('requests.from', { name: request.requester.fullName })}
+                      </Text>
+                    ) : null}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text fz="sm" fw={600}>
+                      {request.patient.fullName}
+                    </Text>
+                    <Text fz="xs" c="dimmed">
+                      {request.patient.patientCode}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{request.doctor.fullName}</Table.Td>
+                  <Table.Td>{t(`relation.${request.relation}`)}</Table.Td>
+                  <Table.Td>
+                    <RequestStatusBadge status={request.status} />
+                    {request.rejectReason === null ? null : (
+                      <Text fz="xs" c="dimmed" mt={2}>
+                        {request.rejectReason}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text fz="sm">{formatDateTime(request.createdAt)}</Text>
+                    {request.message === '' ? null : (
+                      <Text fz="xs" c="dimmed" lineClamp={2} maw={260}>
+                        {request.message}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap">
+                      {box === 'received' && canTransition('approve', request.status) ? (
+                        <>
+                          <Button
+                            size="xs"
+                            color="teal"
+                            onClick={() => {
+                              open(request, 'approve');
+                            }}
+                            aria-label={t('requests.approveLabel', { name: request.patient.fullName })}
+                          >
+                            {t('decision.approve.confirm')}
+                          </Button>
+                          <Button
+                            size="xs"
+                            variant="light"
+                            color="red"
+                            onClick={() => {
+                              open(request, 'reject');
+                            }}
+                            aria-label={t('requests.rejectLabel', { name: request.patient.fullName })}
+                          >
+                            {t('decision.reject.confirm')}
+                          </Button>
+                        </>
+                      ) : null}
+                      {box === 'sent' && canTransition('cancel', request.status) ? (
+                        <Button
+                          size="xs"
+                          variant="light"
+                          color="red"
+                          onClick={() => {
+                            open(request, 'cancel');
+                          }}
+                          aria-label={t('requests.cancelLabel', { name: request.patient.fullName })}
+                        >
+                          {t('decision.cancel.confirm')}
+                        </Button>
+                      ) : null}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </PagedTableFrame>
+      <DecisionDialog
+        decision={pending?.decision ?? null}
+        subject={
+          pending === null ? '' : `${pending.request.patient.fullName} – ${pending.request.doctor.fullName}`
+        }
+        isPending={decide.isPending}
+        error={decide.error}
+        onConfirm={(reason) => {
+          if (pending) decide.mutate({ ...pending, reason });
+        }}
+        onClose={() => {
+          setPending(null);
+        }}
+      />
+    </Stack>
+  );
+}
+
+const TABS = ['received', 'sent', 'doctors'] as const;
+type Tab = (typeof TABS)[number];
+
+/** Patient requests (tabs sent and received, spec §2) and, for admins, doctor requests. */
+export function RequestsPage() {
+  const { t } = useTranslation('doctors');
+  usePageTitle(t('requests.title'));
+  const { can } = usePermissions();
+  const tabs = TABS.filter((tab) => tab !== 'doctors' || can('staff.update'));
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tab: Tab = tabs.find((candidate) => candidate === searchParams.get('tab')) ?? 'received';
+  return (
+    <Stack gap="lg" maw={1280}>
+      <Stack gap={2}>
+        <Title order={1} fz={26}>
+          {t('requests.title')}
+        </Title>
+        <Text c="dimmed" fz="sm">
+          {t('requests.subtitle')}
+        </Text>
+      </Stack>
+      <Tabs
+        value={tab}
+        onChange={(value) => {
+          setSearchParams(value === null || value === 'received' ? {} : { tab: value }, { replace: true });
+        }}
+        keepMounted={false}
+        variant="outline"
+      >
+        <Tabs.List>
+          {tabs.map((item) => (
+            <Tabs.Tab key={item} value={item}>
+              {t(`requests.tabs.${item}`)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="received" pt="lg">
+          <RequestBox box="received" />
+        </Tabs.Panel>
+        <Tabs.Panel value="sent" pt="lg">
+          <RequestBox box="sent" />
+        </Tabs.Panel>
+        {tabs.includes('doctors') ? (
+          <Tabs.Panel value="doctors" pt="lg">
+            <DoctorRequestsTable />
+          </Tabs.Panel>
+        ) : null}
+      </Tabs>
+    </Stack>
+  );
+}

@@ -1,0 +1,147 @@
+import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
+import {
+  pageOf,
+  patientDeletionSchema,
+  patientDetailSchema,
+  patientFileSchema,
+  patientStatusCountsSchema,
+  patientStatusHistoryEntrySchema,
+  patientSummarySchema,
+  type PatientCreate,
+  type PatientSortField,
+  type PatientStatus,
+  type PatientUpdate,
+  type RoleCode,
+} from '@rpm/contracts';
+import { z } from 'zod';
+import { api, apiRequest } from '../../api/client';
+import { SESSION_QUERY_ROOT } from '../auth/auth-api';
+
+export const PATIENTS_QUERY_ROOT = [SESSION_QUERY_ROOT, 'patients'] as const;
+const DASHBOARD_QUERY_ROOT = [SESSION_QUERY_ROOT, 'patient-dashboard'] as const;
+const enc = encodeURIComponent;
+
+export interface PatientFilter {
+  page: number;
+  size: number;
+  search: string;
+  sortField: PatientSortField;
+  sortType: 'asc' | 'desc';
+  status: PatientStatus | null;
+  centerId: string | null;
+  doctorId: string | null;
+  packageCode: string;
+}
+
+/** The list's query string (the export takes the same filters, without paging). */
+export function patientQueryString(
+  filter: Omit<PatientFilter, 'page' | 'size'> & { page?: number; size?: number },
+): string {
+  const query = new URLSearchParams({ sortField: filter.sortField, sortType: filter.sortType });
+  if (filter.page !== undefined) query.set('page', String(filter.page));
+  if (filter.size !== undefined) query.set('size', String(filter.size));
+  if (filter.search.trim() !== '') query.set('search', filter.search.trim());
+  if (filter.status !== null) query.set('status', filter.status);
+  if (filter.centerId !== null) query.set('centerId', filter.centerId);
+  if (filter.doctorId !== null) query.set('doctorId', filter.doctorId);
+  if (filter.packageCode.trim() !== '') query.set('packageCode', filter.packageCode.trim());
+  return query.toString();
+}
+
+const patientPageSchema = pageOf(patientSummarySchema);
+
+export const patientListQuery = (filter: PatientFilter) =>
+  queryOptions({
+    queryKey: [...PATIENTS_QUERY_ROOT, 'list', filter],
+    queryFn: ({ signal }) =>
+      api.get(`/account/patients?${patientQueryString(filter)}`, { schema: patientPageSchema, signal }),
+    placeholderData: keepPreviousData,
+    meta: { errorDisplay: 'inline' },
+  });
+
+export const patientDetailQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...PATIENTS_QUERY_ROOT, 'detail', id],
+    queryFn: ({ signal }) => api.get(`/account/patients/${enc(id)}`, { schema: patientDetailSchema, signal }),
+    meta: { errorDisplay: 'inline' },
+  });
+
+export const patientHistoryQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...PATIENTS_QUERY_ROOT, 'history', id],
+    queryFn: ({ signal }) =>
+      api.get(`/account/patients/${enc(id)}/status-history`, {
+        schema: z.array(patientStatusHistoryEntrySchema),
+        signal,
+      }),
+    meta: { errorDisplay: 'inline' },
+  });
+
+export const patientFilesQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...PATIENTS_QUERY_ROOT, 'files', id],
+    queryFn: ({ signal }) =>
+      api.get(`/account/patients/${enc(id)}/files`, { schema: z.array(patientFileSchema), signal }),
+    meta: { errorDisplay: 'inline' },
+  });
+
+export const patientFilePath = (patientId: string, fileId: string) =>
+  `/account/patients/${enc(patientId)}/files/${enc(fileId)}`;
+export const patientExportPath = (filter: Omit<PatientFilter, 'page' | 'size'>) =>
+  `/account/patients/export?${patientQueryString(filter)}`;
+
+export function createPatient(input: PatientCreate) {
+  return api.post('/account/patients', input, { schema: patientDetailSchema });
+}
+
+export function updatePatient(id: string, input: PatientUpdate) {
+  return api.put(`/account/patients/${enc(id)}`, input, { schema: patientDetailSchema });
+}
+
+export function changePatientStatus(id: string, input: { status: PatientStatus; reason: string }) {
+  return api.put(`/account/patients/${enc(id)}/status`, input, { schema: patientDetailSchema });
+}
+
+export function deletePatient(id: string, input: { confirmPatientCode: string; reason?: string }) {
+  return apiRequest('DELETE', `/account/patients/${enc(id)}`, { body: input, schema: patientDeletionSchema });
+}
+
+export function uploadPatientFile(id: string, file: File) {
+  const form = new FormData();
+  form.append('file', file);
+  return api.post(`/account/patients/${enc(id)}/files`, form, { schema: patientFileSchema });
+}
+
+export function deletePatientFile(patientId: string, fileId: string) {
+  return api.delete(patientFilePath(patientId, fileId), { schema: z.null() });
+}
+
+/** Which of the four dashboard calls (spec §7) serves a role, and what its counts cover. */
+export type DashboardScope = 'doctor' | 'assistant' | 'center' | 'all';
+const CENTER_ADMIN_ROLES: readonly RoleCode[] = ['MAIN_ADMIN', 'SUPPORT_ADMIN', 'SCOPE_ADMIN', 'MHSC_ADMIN'];
+
+export function dashboardCallOf(
+  role: RoleCode,
+  centerId: string | null,
+): { path: string; scope: DashboardScope } {
+  if (role === 'DOCTOR') return { path: '/account/doctor/getCountPatientStatus', scope: 'doctor' };
+  if (role === 'DOCTOR_ASSISTANT')
+    return { path: '/account/doctor-assistant/get-count-patient-status', scope: 'assistant' };
+  if (CENTER_ADMIN_ROLES.includes(role) && centerId !== null)
+    return { path: `/account/smadmin/mhsc/getCountPatientStatus?mhscId=${enc(centerId)}`, scope: 'center' };
+  return { path: '/account/operator/getCountPatientStatus', scope: centerId === null ? 'all' : 'center' };
+}
+
+export const dashboardCountsQuery = (path: string) =>
+  queryOptions({
+    queryKey: [...DASHBOARD_QUERY_ROOT, path],
+    queryFn: ({ signal }) => api.get(path, { schema: patientStatusCountsSchema, signal }),
+    refetchInterval: 30_000,
+    meta: { errorDisplay: 'inline' },
+  });
+
+/** After a change: lists, profiles and the dashboard counts load again. */
+export function refreshPatients(queryClient: QueryClient): void {
+  void queryClient.invalidateQueries({ queryKey: PATIENTS_QUERY_ROOT });
+  void queryClient.invalidateQueries({ queryKey: DASHBOARD_QUERY_ROOT });
+}

@@ -1,0 +1,239 @@
+import { useState } from 'react';
+import { Anchor, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { PATIENT_STATUSES, type PatientStatus } from '@rpm/contracts';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { toDisplayDate } from '../../lib/display-date';
+import { formatDate } from '../../lib/format-date';
+import { notifyError } from '../../lib/notify';
+import { doctorListQuery } from '../doctors/doctors-api';
+import { downloadFile } from '../imports/imports-api';
+import { useOrgReach } from '../levels/use-org-reach';
+import { PlusIcon, SearchIcon, UploadIcon } from '../shell/icons';
+import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';
+import { Can, usePermissions } from '../shell/permissions';
+import { usePageTitle } from '../shell/use-page-title';
+import { patientExportPath, patientListQuery, type PatientFilter } from './patients-api';
+import { PatientStatusBadge } from './patient-status-badge';
+
+const PAGE_SIZE = 20;
+
+/**
+ * Patient management (spec §2): search (name, patient id, phone, email), filters (status, center,
+ * doctor, package), sortable columns and pages; export to xlsx, import and create for those allowed.
+ * The server limits the list to the caller's health centers.
+ */
+export function PatientsPage() {
+  const { t } = useTranslation('patients');
+  usePageTitle(t('list.title'));
+  const { centers } = useOrgReach();
+  const permissions = usePermissions();
+  const doctors = useQuery({
+    ...doctorListQuery({
+      page: 0,
+      size: 200,
+      search: '',
+      sortField: 'name',
+      sortType: 'asc',
+      specialty: null,
+      centerId: null,
+      kind: null,
+      licenseState: null,
+    }),
+    enabled: permissions.can('user.view'),
+  });
+  const paged = usePagedList<PatientFilter['sortField'], Omit<PatientFilter, 'search'>>({
+    page: 0,
+    size: PAGE_SIZE,
+    sortField: 'created',
+    sortType: 'desc',
+    status: null,
+    centerId: null,
+    doctorId: null,
+    packageCode: '',
+  });
+  const { filter, update, debouncedSearch } = paged;
+  const patients = useQuery(patientListQuery({ ...filter, search: debouncedSearch }));
+  const [isExporting, setExporting] = useState(false);
+  const isFiltered =
+    debouncedSearch !== '' ||
+    filter.status !== null ||
+    filter.centerId !== null ||
+    filter.doctorId !== null ||
+    filter.packageCode !== '';
+
+  const exportList = () => {
+    setExporting(true);
+    downloadFile(patientExportPath({ ...filter, search: debouncedSearch }), 'patients.xlsx')
+      .catch((error: unknown) => {
+        notifyError(error, 'patients:list.exportFailed');
+      })
+      .finally(() => {
+        setExporting(false);
+      });
+  };
+
+  return (
+    <Stack gap="lg" maw={1380}>
+      <Group justify="space-between" align="flex-end">
+        <Title order={1} fz={26}>
+          {t('list.title')}
+        </Title>
+        <Group gap="sm">
+          <Button variant="default" onClick={exportList} loading={isExporting}>
+            {t('list.export')}
+          </Button>
+          <Can permission="user.import">
+            <Button
+              component={Link}
+              to="../imports?kind=PATIENT"
+              relative="path"
+              variant="default"
+              leftSection={<UploadIcon />}
+            >
+              {t('list.import')}
+            </Button>
+          </Can>
+          <Can permission="user.create">
+            <Button component={Link} to="new" leftSection={<PlusIcon />}>
+              {t('list.new')}
+            </Button>
+          </Can>
+        </Group>
+      </Group>
+      <Group gap="sm" align="flex-end">
+        <TextInput
+          label={t('list.searchLabel')}
+          placeholder={t('list.searchPlaceholder')}
+          leftSection={<SearchIcon />}
+          value={paged.search}
+          onChange={(event) => {
+            paged.setSearch(event.currentTarget.value);
+          }}
+          w={280}
+        />
+        <Select
+          label={t('list.statusFilter')}
+          placeholder={t('list.allStatuses')}
+          data={PATIENT_STATUSES.map((status) => ({ value: status, label: t(`status.${status}`) }))}
+          value={filter.status}
+          onChange={(value) => {
+            update({ status: PATIENT_STATUSES.find((status: PatientStatus) => status === value) ?? null });
+          }}
+          clearable
+          w={150}
+        />
+        <Select
+          label={t('list.centerFilter')}
+          placeholder={t('list.allCenters')}
+          data={centers.map((center) => ({ value: center.id, label: center.name }))}
+          value={filter.centerId}
+          onChange={(value) => {
+            update({ centerId: value });
+          }}
+          searchable
+          clearable
+          w={210}
+        />
+        <Select
+          label={t('list.doctorFilter')}
+          placeholder={t('list.allDoctors')}
+          data={(doctors.data?.items ?? []).map((doctor) => ({ value: doctor.id, label: doctor.fullName }))}
+          value={filter.doctorId}
+          onChange={(value) => {
+            update({ doctorId: value });
+          }}
+          searchable
+          clearable
+          w={190}
+        />
+        <TextInput
+          label={t('list.packageFilter')}
+          value={filter.packageCode}
+          onChange={(event) => {
+            update({ packageCode: event.currentTarget.value });
+          }}
+          w={130}
+        />
+      </Group>
+      <PagedTableFrame
+        query={patients}
+        page={filter.page}
+        size={PAGE_SIZE}
+        onPage={paged.setPage}
+        isFiltered={isFiltered}
+        texts={{
+          loadFailed: t('list.loadError'),
+          emptyTitle: t('list.empty'),
+          noMatchTitle: t('list.empty'),
+          noMatchHint: t('list.emptyHint'),
+        }}
+      >
+        {(items, isStale) => (
+          <Table
+            highlightOnHover
+            verticalSpacing="sm"
+            aria-label={t('list.title')}
+            data-testid="patients-table"
+          >
+            <Table.Thead>
+              <Table.Tr>
+                <SortHeader field="code" sort={filter} onSort={paged.sortBy}>
+                  {t('list.columns.code')}
+                </SortHeader>
+                <SortHeader field="name" sort={filter} onSort={paged.sortBy}>
+                  {t('list.columns.name')}
+                </SortHeader>
+                <SortHeader field="birthday" sort={filter} onSort={paged.sortBy}>
+                  {t('list.columns.birthday')}
+                </SortHeader>
+                <Table.Th>{t('list.columns.phone')}</Table.Th>
+                <Table.Th>{t('list.columns.center')}</Table.Th>
+                <Table.Th>{t('list.columns.package')}</Table.Th>
+                <SortHeader field="status" sort={filter} onSort={paged.sortBy}>
+                  {t('list.columns.status')}
+                </SortHeader>
+                <SortHeader field="created" sort={filter} onSort={paged.sortBy}>
+                  {t('list.columns.created')}
+                </SortHeader>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody style={{ opacity: isStale ? 0.6 : 1 }}>
+              {items.map((row) => (
+                <Table.Tr key={row.id} data-testid="patient-row">
+                  <Table.Td>
+                    <Text fz="sm" ff="monospace">
+                      {row.patientCode}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Anchor
+                      component={Link}
+                      to={row.id}
+                      fw={600}
+                      aria-label={t('list.open', { name: row.fullName })}
+                    >
+                      {row.fullName}
+                    </Anchor>
+                    <Text fz="xs" c="dimmed">
+                      {row.email ?? ''}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{toDisplayDate(row.birthday)}</Table.Td>
+                  <Table.Td>{row.phone ?? ''}</Table.Td>
+                  <Table.Td>{row.healthCenter?.name ?? ''}</Table.Td>
+                  <Table.Td>{row.packageCode ?? ''}</Table.Td>
+                  <Table.Td>
+                    <PatientStatusBadge status={row.status} />
+                  </Table.Td>
+                  <Table.Td>{formatDate(row.createdAt)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        )}
+      </PagedTableFrame>
+    </Stack>
+  );
+}

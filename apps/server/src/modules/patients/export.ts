@@ -1,0 +1,116 @@
+import type { PatientExportQuery } from '@rpm/contracts';
+import { resources, type SupportedLanguage } from '@rpm/i18n';
+import type { Readable } from 'node:stream';
+import { withCaller } from '../../db/caller.js';
+import { AppError } from '../../http/app-error.js';
+import { xlsxStream, type XlsxColumn, type XlsxValue } from '../../lib/xlsx.js';
+import { recordAudit } from '../audit/store.js';
+import type { PatientEnvironment } from './service.js';
+import * as store from './store.js';
+import { fullNameOf } from './views.js';
+
+const EXPORT_BATCH = 1000;
+
+const COLUMN_KEYS = [
+  'patientCode',
+  'fullName',
+  'birthday',
+  'gender',
+  'phone',
+  'email',
+  'status',
+  'healthCenter',
+  'packageCode',
+  'contractId',
+  'heightCm',
+  'weightKg',
+  'bloodType',
+  'address',
+  'createdAt',
+] as const;
+
+type PatientsCatalogue = (typeof resources)['en']['patients'];
+
+function catalogueOf(language: SupportedLanguage): PatientsCatalogue {
+  return resources[language].patients;
+}
+
+/** dd/MM/yyyy (spec §9) from an ISO date or a timestamp. */
+export function formatDate(value: string | Date | null): string | null {
+  if (value === null) return null;
+  const iso = typeof value === 'string' ? value : value.toISOString();
+  const [year, month, day] = iso.slice(0, 10).split('-');
+  return `${day ?? ''}/${month ?? ''}/${year ?? ''}`;
+}
+
+/**
+ * GET /account/patients/export: every live patient the caller sees, with the list's filters, as
+ * an xlsx streamed in batches (each batch read in its own short transaction, so a long download
+ * holds no transaction open). export.noData when nothing matches. Audited: a PHI read.
+ */
+export async function exportPatients(
+  environment: PatientEnvironment,
+  query: PatientExportQuery,
+  language: SupportedLanguage,
+): Promise<{ fileName: string; stream: Readable }> {
+  const { auth, clock } = environment;
+  const total = await withCaller(environment.database, auth, async (tx) => {
+    const count = await store.countPatients(tx, query);
+    if (count > 0) {
+      await recordAudit(tx, auth.tenantId, environment.audit, {
+        action: 'PATIENT_EXPORTED',
+        targetType: 'patient',
+        details: { ...query, total: count },
+        at: clock.now(),
+      });
+    }
+    return count;
+  });
+  if (total === 0) throw new AppError('export.noData');
+  const texts = catalogueOf(language);
+  const columns: XlsxColumn[] = COLUMN_KEYS.map((key) => ({
+    header: texts.export[key],
+    width: key === 'address' ? 40 : key === 'fullName' || key === 'email' ? 28 : undefined,
+  }));
+
+  async function* rows(): AsyncGenerator<XlsxValue[]> {
+    for (let offset = 0; offset < total; offset += EXPORT_BATCH) {
+      const batch = await withCaller(environment.database, auth, (tx) =>
+        store.patientBatch(tx, query, offset, EXPORT_BATCH),
+      );
+      for (const { patient, centerName } of batch) {
+        yield [
+          patient.patientCode,
+          fullNameOf(patient),
+          formatDate(patient.birthday),
+          patient.gender === null
+            ? null
+            : ((texts.gender as Record<string, string>)[patient.gender] ?? patient.gender),
+          patient.phone,
+          patient.email,
+          (texts.status as Record<string, string>)[patient.status] ?? patient.status,
+          centerName,
+          patient.packageCode,
+          patient.contractId,
+          patient.heightCm,
+          patient.weightKg,
+          patient.bloodType,
+          [
+            patient.addressLine,
+            patient.addressWard,
+            patient.addressDistrict,
+            patient.addressProvince,
+            patient.addressCountry,
+          ]
+            .filter((part) => part !== '')
+            .join(', '),
+          formatDate(patient.createdAt),
+        ];
+      }
+      if (batch.length < EXPORT_BATCH) return;
+    }
+  }
+
+  const stamp = clock.now().toISOString().slice(0, 10);
+  return { fileName: `patients-${stamp}.xlsx`, stream: xlsxStream(texts.export.sheet, columns, rows()) };
+}

@@ -1,0 +1,381 @@
+import type { PatientListQuery, PatientStatus } from '@rpm/contracts';
+import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
+import type { SystemStore, TenantTransaction } from '../../db/database.js';
+import {
+  healthCenters,
+  patientCodeSequences,
+  patientFiles,
+  patients,
+  patientStatusChanges,
+  tenants,
+  users,
+  type PatientRow,
+} from '../../db/schema.js';
+
+/** A patient with the name of their health center (joins see what the caller sees). */
+export interface PatientWithCenter {
+  patient: PatientRow;
+  centerName: string | null;
+}
+
+const escapeLike = (text: string) => `%${text.replace(/[%_\\]/g, '\\$&')}%`;
+
+function selectPatients(tx: TenantTransaction) {
+  return tx
+    .select({ patient: patients, centerName: healthCenters.name })
+    .from(patients)
+    .leftJoin(
+      healthCenters,
+      and(eq(healthCenters.tenantId, patients.tenantId), eq(healthCenters.id, patients.healthCenterId)),
+    );
+}
+
+export type PatientFilter = Omit<PatientListQuery, 'page' | 'size'>;
+
+/** Patients of these doctors (the care-team links), as a condition. */
+const ofDoctors = (doctorIds: SQL) =>
+  sql`${patients.id} IN (SELECT link.patient_id FROM patient_doctors link WHERE link.doctor_id IN (${doctorIds}))`;
+
+/** The list's conditions; deleted accounts (waiting for the purge) are never listed. */
+export function conditionsOf(filter: Partial<PatientFilter>, extra: SQL[] = []): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [eq(patients.accountState, 'ACTIVE'), ...extra];
+  if (filter.status !== undefined) conditions.push(eq(patients.status, filter.status));
+  if (filter.centerId !== undefined) conditions.push(eq(patients.healthCenterId, filter.centerId));
+  if (filter.packageCode !== undefined && filter.packageCode !== '')
+    conditions.push(eq(patients.packageCode, filter.packageCode));
+  if (filter.doctorId !== undefined) conditions.push(ofDoctors(sql`${filter.doctorId}::uuid`));
+  if (filter.search) {
+    const pattern = escapeLike(filter.search);
+    conditions.push(
+      or(
+        ilike(patients.patientCode, pattern),
+        ilike(patients.phone, pattern),
+        ilike(patients.email, pattern),
+        ilike(
+          sql`concat_ws(' ', ${patients.firstName}, nullif(${patients.middleName}, ''), ${patients.lastName})`,
+          pattern,
+        ),
+        ilike(sql`${patients.firstName} || ' ' || ${patients.lastName}`, pattern),
+        ilike(sql`${patients.lastName} || ' ' || ${patients.firstName}`, pattern),
+      ),
+    );
+  }
+  return and(...conditions);
+}
+
+function orderOf(filter: Pick<PatientFilter, 'sortField' | 'sortType'>): SQL[] {
+  const direction = filter.sortType === 'desc' ? desc : asc;
+  switch (filter.sortField) {
+    case 'name':
+      return [
+        direction(sql`lower(${patients.firstName})`),
+        direction(sql`lower(${patients.lastName})`),
+        direction(patients.id),
+      ];
+    case 'code':
+      return [direction(patients.patientCode), direction(patients.id)];
+    case 'status':
+      // By severity (SOS worst), not alphabetically.
+      return [
+        direction(
+          sql`CASE ${patients.status} WHEN 'NORMAL' THEN 0 WHEN 'AT_RISK' THEN 1 WHEN 'HIGH_RISK' THEN 2 ELSE 3 END`,
+        ),
+        asc(sql`lower(${patients.firstName})`),
+        asc(patients.id),
+      ];
+    case 'created':
+      return [direction(patients.createdAt), direction(patients.id)];
+    case 'birthday':
+      return [direction(patients.birthday), direction(patients.id)];
+  }
+}
+
+/** One page of patients and the total, within what the transaction may see. */
+export async function listPatients(
+  tx: TenantTransaction,
+  filter: PatientFilter,
+  page: { page: number; size: number },
+) {
+  const where = conditionsOf(filter);
+  // One after the other: a transaction is one connection, which runs one query at a time.
+  const items = await selectPatients(tx)
+    .where(where)
+    .orderBy(...orderOf(filter))
+    .limit(page.size)
+    .offset(page.page * page.size);
+  const totals = await tx.select({ total: count() }).from(patients).where(where);
+  return { items, total: totals[0]?.total ?? 0 };
+}
+
+/** One batch of the export, in the list's order. */
+export async function patientBatch(
+  tx: TenantTransaction,
+  filter: PatientFilter,
+  offset: number,
+  limit: number,
+): Promise<PatientWithCenter[]> {
+  return selectPatients(tx)
+    .where(conditionsOf(filter))
+    .orderBy(...orderOf(filter))
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function countPatients(tx: TenantTransaction, filter: PatientFilter): Promise<number> {
+  const rows = await tx.select({ total: count() }).from(patients).where(conditionsOf(filter));
+  return rows[0]?.total ?? 0;
+}
+
+/** A patient the transaction may see (deleted accounts included), locked when asked. */
+export async function findPatient(
+  tx: TenantTransaction,
+  id: string,
+  options: { lock?: boolean } = {},
+): Promise<PatientWithCenter | undefined> {
+  if (options.lock === true) {
+    const locked = await tx
+      .select({ id: patients.id })
+      .from(patients)
+      .where(eq(patients.id, id))
+      .for('update');
+    if (locked.length === 0) return undefined;
+  }
+  const rows = await selectPatients(tx).where(eq(patients.id, id)).limit(1);
+  return rows[0];
+}
+
+export async function insertPatients(
+  tx: TenantTransaction,
+  rows: (typeof patients.$inferInsert)[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.insert(patients).values(rows);
+}
+
+export async function updatePatient(
+  tx: TenantTransaction,
+  id: string,
+  changes: Partial<typeof patients.$inferInsert>,
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(patients)
+    .set({ ...changes, updatedAt: now })
+    .where(eq(patients.id, id));
+}
+
+// Codes -----------------------------------------------------------------------------------------
+
+/**
+ * Takes `count` consecutive numbers of the tenant's patient-code sequence in one statement (the
+ * row lock serialises concurrent callers) and returns the codes. The row is created on first use.
+ */
+export async function allocatePatientCodes(
+  tx: TenantTransaction,
+  tenantId: string,
+  howMany: number,
+): Promise<string[]> {
+  if (howMany <= 0) return [];
+  const rows = await tx
+    .insert(patientCodeSequences)
+    .values({ tenantId, nextValue: 10001 + howMany })
+    .onConflictDoUpdate({
+      target: patientCodeSequences.tenantId,
+      set: { nextValue: sql`${patientCodeSequences.nextValue} + ${howMany}` },
+    })
+    .returning({ prefix: patientCodeSequences.prefix, nextValue: patientCodeSequences.nextValue });
+  const row = rows[0];
+  if (row === undefined) throw new Error('patient code sequence not allocated');
+  const first = row.nextValue - howMany;
+  return Array.from({ length: howMany }, (_, index) => `${row.prefix}${String(first + index)}`);
+}
+
+/**
+ * Keeps the sequence ahead of codes given by hand that look like its own (prefix + digits), so a
+ * later generated code never collides with them.
+ */
+export async function advancePatientCodesPast(
+  tx: TenantTransaction,
+  tenantId: string,
+  givenCodes: readonly string[],
+): Promise<void> {
+  const numbers = givenCodes
+    .map((code) => /^([A-Z]+)(\d{1,15})$/.exec(code))
+    .filter((match) => match !== null);
+  if (numbers.length === 0) return;
+  const rows = await tx
+    .select({ prefix: patientCodeSequences.prefix })
+    .from(patientCodeSequences)
+    .where(eq(patientCodeSequences.tenantId, tenantId));
+  const prefix = rows[0]?.prefix ?? 'BNCS';
+  const highest = Math.max(
+    0,
+    ...numbers.filter((match) => match[1] === prefix).map((match) => Number(match[2])),
+  );
+  if (highest === 0) return;
+  await tx
+    .insert(patientCodeSequences)
+    .values({ tenantId, nextValue: Math.max(10001, highest + 1) })
+    .onConflictDoUpdate({
+      target: patientCodeSequences.tenantId,
+      set: { nextValue: sql`greatest(${patientCodeSequences.nextValue}, ${highest + 1})` },
+    });
+}
+
+/** Which of these values already belong to a patient of the tenant (unique indexes see past centers). */
+export async function existingIdentifiers(
+  tx: TenantTransaction,
+  values: { codes: string[]; phones: string[]; emails: string[]; contractIds: string[] },
+) {
+  const found = await tx.execute<{ kind: string; value: string }>(sql`
+    SELECT 'code' AS kind, patient_code AS value FROM patients WHERE patient_code = ANY (${sql.param(values.codes)}::text[])
+    UNION ALL SELECT 'phone', phone FROM patients WHERE phone = ANY (${sql.param(values.phones)}::text[])
+    UNION ALL SELECT 'email', lower(email) FROM patients WHERE lower(email) = ANY (${sql.param(values.emails)}::text[])
+    UNION ALL SELECT 'contract', contract_id FROM patients WHERE contract_id = ANY (${sql.param(values.contractIds)}::text[])`);
+  return found.rows;
+}
+
+// Status history ----------------------------------------------------------------------------------
+
+export async function insertStatusChange(
+  tx: TenantTransaction,
+  row: typeof patientStatusChanges.$inferInsert,
+): Promise<void> {
+  await tx.insert(patientStatusChanges).values(row);
+}
+
+export async function statusHistory(tx: TenantTransaction, patientId: string) {
+  return tx
+    .select({
+      change: patientStatusChanges,
+      firstName: users.firstName,
+      middleName: users.middleName,
+      lastName: users.lastName,
+    })
+    .from(patientStatusChanges)
+    .leftJoin(
+      users,
+      and(eq(users.tenantId, patientStatusChanges.tenantId), eq(users.id, patientStatusChanges.changedBy)),
+    )
+    .where(eq(patientStatusChanges.patientId, patientId))
+    .orderBy(desc(patientStatusChanges.changedAt), desc(patientStatusChanges.id))
+    .limit(500);
+}
+
+// Dashboard counts ----------------------------------------------------------------------------------
+
+export type StatusCounts = Record<PatientStatus, number>;
+
+/**
+ * Live patients by status, within what the transaction sees, optionally of one center or of the
+ * given doctors' care teams (a subquery of doctor ids).
+ */
+export async function countByStatus(
+  tx: TenantTransaction,
+  scope: { centerId?: string | undefined; doctorIds?: SQL | undefined },
+): Promise<StatusCounts> {
+  const extra: SQL[] = [];
+  if (scope.doctorIds !== undefined) extra.push(ofDoctors(scope.doctorIds));
+  const rows = await tx
+    .select({ status: patients.status, total: count() })
+    .from(patients)
+    .where(conditionsOf({ centerId: scope.centerId }, extra))
+    .groupBy(patients.status);
+  const counts: StatusCounts = { NORMAL: 0, AT_RISK: 0, HIGH_RISK: 0, SOS: 0 };
+  for (const row of rows) if (row.status in counts) counts[row.status as PatientStatus] = row.total;
+  return counts;
+}
+
+/** The doctors an assistant supports, as a subquery. */
+export const doctorsOfAssistant = (assistantId: string) =>
+  sql`SELECT link.doctor_id FROM doctor_assistants link WHERE link.assistant_id = ${assistantId}::uuid`;
+
+// Files ---------------------------------------------------------------------------------------------
+
+export async function listFiles(tx: TenantTransaction, patientId: string) {
+  return tx
+    .select({
+      file: patientFiles,
+      firstName: users.firstName,
+      middleName: users.middleName,
+      lastName: users.lastName,
+    })
+    .from(patientFiles)
+    .leftJoin(users, and(eq(users.tenantId, patientFiles.tenantId), eq(users.id, patientFiles.uploadedBy)))
+    .where(eq(patientFiles.patientId, patientId))
+    .orderBy(desc(patientFiles.uploadedAt), desc(patientFiles.id));
+}
+
+export async function findFile(tx: TenantTransaction, patientId: string, fileId: string) {
+  const rows = await tx
+    .select({
+      file: patientFiles,
+      firstName: users.firstName,
+      middleName: users.middleName,
+      lastName: users.lastName,
+    })
+    .from(patientFiles)
+    .leftJoin(users, and(eq(users.tenantId, patientFiles.tenantId), eq(users.id, patientFiles.uploadedBy)))
+    .where(and(eq(patientFiles.patientId, patientId), eq(patientFiles.id, fileId)))
+    .limit(1);
+  return rows[0];
+}
+
+export async function insertFile(
+  tx: TenantTransaction,
+  row: typeof patientFiles.$inferInsert,
+): Promise<void> {
+  await tx.insert(patientFiles).values(row);
+}
+
+export async function deleteFile(tx: TenantTransaction, fileId: string): Promise<void> {
+  await tx.delete(patientFiles).where(eq(patientFiles.id, fileId));
+}
+
+// Purge ---------------------------------------------------------------------------------------------
+
+/** Tenants the purge job visits: every active customer tenant. */
+export async function activeCustomerTenantIds(system: SystemStore): Promise<string[]> {
+  const rows = await system
+    .select({ id: tenants.id })
+    .from(tenants)
+    .where(and(eq(tenants.status, 'ACTIVE'), eq(tenants.isPlatform, false)))
+    .orderBy(asc(tenants.id));
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Deleted accounts whose purge time has passed, locked; rows another process holds are skipped
+ * (SKIP LOCKED), so two servers never purge (and audit) one patient twice.
+ */
+export async function lockPurgeDue(tx: TenantTransaction, now: Date, limit = 200) {
+  return tx
+    .select({
+      id: patients.id,
+      patientCode: patients.patientCode,
+      userId: patients.userId,
+      avatarFile: patients.avatarFile,
+      deletionRequestedAt: patients.deletionRequestedAt,
+    })
+    .from(patients)
+    .where(and(eq(patients.accountState, 'DISABLED'), lte(patients.purgeAfter, now)))
+    .orderBy(asc(patients.purgeAfter))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+/** Removes patients and everything that points at them; returns the storage keys of their files. */
+export async function purgePatients(tx: TenantTransaction, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const files = await tx
+    .select({ key: patientFiles.storageKey })
+    .from(patientFiles)
+    .where(inArray(patientFiles.patientId, ids));
+  // Devices outlive their wearer: they are unbound, not deleted.
+  await tx.execute(
+    sql`UPDATE devices SET patient_id = NULL WHERE patient_id = ANY (${sql.param(ids)}::uuid[])`,
+  );
+  // Status history, files and care-team links go with the row (ON DELETE CASCADE).
+  await tx.delete(patients).where(inArray(patients.id, ids));
+  return files.map((file) => file.key);
+}
