@@ -2,14 +2,15 @@ import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleDriver, screenshot, startTestServer } from './support/console.js';
+import { ConsoleDriver, dismissToasts, screenshot, startTestServer } from './support/console.js';
 import { launchBrowser, type RunningServer } from './support/harness.js';
 import { chooseFile } from './support/tenant-fixtures.js';
 
 /**
  * Bulk imports (spec §2, §5): the admin downloads the patient template, fills it with rows of which
  * two are wrong, uploads it, watches it run, reads the result and downloads the error file; then
- * imports watches for two of the new patients and finds them on the devices page.
+ * imports watches for two of the new patients, finds them on the devices page and moves one to
+ * another patient (unbind, bind).
  */
 
 function poll<T>(read: () => T | Promise<T>) {
@@ -192,5 +193,25 @@ describe('bulk imports', () => {
     await poll(() => page.getByTestId('devices-table').getByText(`SNE${RUN}1`).isVisible()).toBe(true);
     expect(await page.getByTestId('devices-table').getByText(`SNE${RUN}2`).isVisible()).toBe(true);
     await screenshot(page, 'imports-devices-listed');
+
+    // One imported watch moves to another patient: unbind it, then bind it to BNCS10002.
+    const table = page.getByTestId('devices-table');
+    await page.getByRole('button', { name: `Actions for device SNE${RUN}1` }).click();
+    await page.getByRole('menuitem', { name: 'Unbind' }).click();
+    await page.getByRole('dialog', { name: 'Unbind device' }).getByRole('button', { name: 'Unbind' }).click();
+    await poll(() => page.getByText('Device unbound').isVisible()).toBe(true);
+    await dismissToasts(page);
+    await page.getByRole('button', { name: `Actions for device SNE${RUN}1` }).click();
+    await page.getByRole('menuitem', { name: 'Bind to a patient' }).click();
+    const bind = page.getByRole('form', { name: `Bind device SNE${RUN}1` });
+    await bind.getByRole('textbox', { name: 'Search patients' }).fill('BNCS10002');
+    await poll(() => bind.getByRole('radio').count()).toBe(1);
+    await bind.getByRole('radio').first().check();
+    await bind.getByRole('button', { name: 'Bind' }).click();
+    await poll(() => page.getByText(/^Device bound to /).isVisible()).toBe(true);
+    await poll(
+      async () => (await table.locator('tr', { hasText: `SNE${RUN}1` }).textContent()) ?? '',
+    ).toContain('BNCS10002');
+    await screenshot(page, 'imports-device-bound');
   });
 });

@@ -43,6 +43,8 @@ export function LicenseBadge({ state, isShort = false }: { state: LicenseState; 
       color={color}
       variant={state === 'EXPIRED' ? 'filled' : 'light'}
       tt="none"
+      // A narrow table column must not cut the word short.
+      style={{ minWidth: 'max-content' }}
       data-testid="license-badge"
     >
       {isShort ? t(`licenseBadge.${state}`) : t(`licenseState.${state}`)}
