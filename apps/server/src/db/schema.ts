@@ -23,6 +23,7 @@ export * from './schema-patients.js';
 export * from './schema-care-team.js';
 export * from './schema-devices.js';
 export * from './schema-imports.js';
+export * from './schema-realtime.js';
 
 // Control plane: reached only through the system store.
 

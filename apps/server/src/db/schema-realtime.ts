@@ -1,0 +1,17 @@
+/** Real-time events outbox (migration 0012). Mirrors the SQL; schema.int.test.ts checks drift. */
+import { bigint, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { timestamps } from './schema-columns.js';
+
+export const events = pgTable(
+  'events',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: bigint({ mode: 'number' }).generatedAlwaysAsIdentity().notNull(),
+    type: text().notNull(),
+    patientId: uuid('patient_id'),
+    healthCenterId: uuid('health_center_id'),
+    payload: jsonb().$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamps('created_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);

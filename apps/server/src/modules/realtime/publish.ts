@@ -1,0 +1,45 @@
+import type { TenantTransaction } from '../../db/database.js';
+import { events } from '../../db/schema.js';
+
+/**
+ * Live event types (dotted, lower camel): what the console and the patient app react to.
+ * A feature adds its types here; clients ignore types they do not know.
+ */
+export type EventType =
+  | 'patient.statusChanged'
+  | 'alert.raised'
+  | 'alert.updated'
+  | 'sos.opened'
+  | 'sos.updated'
+  | 'ticket.created'
+  | 'ticket.updated'
+  | 'message.updated'
+  | (`${string}.${string}` & {});
+
+export interface EventInput {
+  type: EventType;
+  /** The patient the event is about, if any. */
+  patientId?: string | null;
+  /** The health center whose staff may see it; null for the whole tenant. */
+  healthCenterId?: string | null;
+  payload?: Record<string, unknown>;
+}
+
+/**
+ * Records a live event in the caller's transaction (the outbox): it is delivered to connected
+ * clients only if, and as soon as, the transaction commits. Returns the event's id.
+ */
+export async function publishEvent(tx: TenantTransaction, tenantId: string, event: EventInput): Promise<number> {
+  const [row] = await tx
+    .insert(events)
+    .values({
+      tenantId,
+      type: event.type,
+      patientId: event.patientId ?? null,
+      healthCenterId: event.healthCenterId ?? null,
+      payload: event.payload ?? {},
+    })
+    .returning({ id: events.id });
+  if (row === undefined) throw new Error('event not recorded');
+  return row.id;
+}
