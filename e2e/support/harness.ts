@@ -64,6 +64,8 @@ export async function startServer(environment: Record<string, string> = {}): Pro
       SECRETS_KEY: TEST_SECRETS_KEY_HEX,
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'true',
+      // Tests drive the collector themselves: no simulated fleet adding readings and alerts.
+      SIMULATOR: 'off',
       ...environment,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

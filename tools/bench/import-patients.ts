@@ -8,11 +8,11 @@
  *   BENCH_ROWS=10000,50000 npx tsx tools/bench/import-patients.ts
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { writeResultsSection } from './bench-server.js';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_ROLE_PERMISSIONS } from '@rpm/contracts';
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
@@ -30,7 +30,6 @@ import { ImportRunner } from '../../apps/server/src/modules/imports/runner.js';
 import { startImport } from '../../apps/server/src/modules/imports/service.js';
 import { PATIENT_IMPORT_HEADERS } from '../../apps/server/src/modules/patients/import-kind.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const SECRETS_KEY = randomBytes(32);
 const SIZES = (process.env.BENCH_ROWS ?? '10000,100000').split(',').map((value) => Number(value.trim()));
 const FIRST = [
@@ -242,8 +241,9 @@ async function main() {
     await rm(work, { recursive: true, force: true });
   }
   const maxRssMb = process.resourceUsage().maxRSS / 1024;
-  await writeFile(
-    path.join(here, 'RESULTS.md'),
+  // Only this benchmark's section is replaced; the others keep theirs.
+  await writeResultsSection(
+    IMPORT_HEADING,
     report(
       runs,
       maxRssMb,
@@ -253,13 +253,11 @@ async function main() {
   console.log(`process maxRSS ${maxRssMb.toFixed(0)} MB; written tools/bench/RESULTS.md`);
 }
 
+const IMPORT_HEADING = '## Bulk patient import (`npx tsx tools/bench/import-patients.ts`)';
+
 function report(runs: Run[], maxRssMb: number, databaseLabel: string): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const lines = [
-    '# Benchmark results',
-    '',
-    '## Bulk patient import (`npx tsx tools/bench/import-patients.ts`)',
-    '',
     `Run ${new Date().toISOString()} on ${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Node ${process.version}, ${os.platform()} ${os.release()}, ${databaseLabel} on the same machine (shared with other work while it ran).`,
     '',
     'Each run: a fresh tenant, a file written by exceljs’ streaming writer (1 in 200 rows bad: a name with a digit or a birthday in the future), imported through the real engine (zip checks, header check, streaming parse, batches of 1,000, error file) and the real patient kind. Time is from the upload to the job’s end; RSS is the whole process sampled every 100 ms.',

@@ -6,6 +6,7 @@ import { LoginPage } from './features/auth/login-page';
 import { deviceRoutes } from './features/devices/device-routes';
 import { doctorRoutes } from './features/doctors/doctor-routes';
 import { importRoutes } from './features/imports/import-routes';
+import { monitoringRoutes } from './features/monitoring/monitoring-routes';
 import { orgRoutes } from './features/org/org-routes';
 import { patientRoutes } from './features/patients/patient-routes';
 import { RegisterPage } from './features/auth/register-page';
@@ -73,6 +74,7 @@ const areaPages: RouteObject[] = [
   ...patientRoutes,
   ...doctorRoutes,
   ...deviceRoutes,
+  ...monitoringRoutes,
   { path: 'privacy', element: <PrivacyTerms /> },
   { path: 'terms', element: <TermsOfUse /> },
   { path: '*', element: <NotFoundInShell /> },

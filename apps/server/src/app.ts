@@ -20,14 +20,17 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { installAccessControl, isApiPath, type API_PREFIXES } from './http/access.js';
 import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { alertAccountRoutes, alertHealthRoutes } from './modules/alerts/routes.js';
 import { accountRoutes, manageAccountRoutes } from './modules/account/routes.js';
 import { deviceAccountRoutes, deviceHealthRoutes } from './modules/devices/routes.js';
+import { vitalsCollectorRoutes, vitalsHealthRoutes } from './modules/vitals/routes.js';
 import { doctorAccountRoutes } from './modules/doctors/routes.js';
 import { importAccountRoutes } from './modules/imports/routes.js';
 import { patientAccountRoutes } from './modules/patients/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { levelRoutes } from './modules/levels/routes.js';
 import { messagingPlugin } from './modules/messaging/plugin.js';
+import { realtimePlugin } from './modules/realtime/plugin.js';
 import { orgAccountRoutes, orgManageRoutes } from './modules/org/routes.js';
 import { staffAccountRoutes, staffManageRoutes } from './modules/staff/routes.js';
 import { trialRequestAccountRoutes, trialRequestManageRoutes } from './modules/trial-requests/routes.js';
@@ -65,11 +68,12 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     doctorAccountRoutes,
     deviceAccountRoutes,
     importAccountRoutes,
+    alertAccountRoutes,
   ],
   '/manage': [manageTenantRoutes, manageAccountRoutes, orgManageRoutes, staffManageRoutes, trialRequestManageRoutes],
-  '/health': [deviceHealthRoutes],
+  '/health': [deviceHealthRoutes, vitalsHealthRoutes, alertHealthRoutes],
   '/notification': [],
-  '/collector': [],
+  '/collector': [vitalsCollectorRoutes],
 };
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
@@ -137,6 +141,7 @@ export async function buildApp({ config, database, clock = systemClock, logger }
 
   await app.register(systemRoutes);
   await app.register(messagingPlugin);
+  await app.register(realtimePlugin);
   for (const [prefix, plugins] of Object.entries(API_MODULES)) {
     for (const plugin of plugins) await app.register(plugin, { prefix });
   }

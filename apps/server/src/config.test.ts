@@ -58,6 +58,17 @@ describe('configuration from the environment', () => {
     expect(problems.join('\n')).not.toContain('hunter2');
   });
 
+  it('runs the demo simulator with the demo tenant outside production, unless SIMULATOR=off', () => {
+    const directory = dataDir();
+    expect(loadConfig({ DATA_DIR: directory }).simulator).toBe(true);
+    expect(loadConfig({ DATA_DIR: directory, SIMULATOR: 'off' }).simulator).toBe(false);
+    expect(loadConfig({ DATA_DIR: directory, SEED_DEMO: 'false' }).simulator).toBe(false);
+    const production = { NODE_ENV: 'production', SECRETS_KEY: 'ab'.repeat(32), DATA_DIR: directory };
+    expect(loadConfig(production).simulator).toBe(false);
+    expect(loadConfig({ ...production, SIMULATOR: 'on' }).simulator).toBe(true);
+    expect(problemsOf({ DATA_DIR: directory, SIMULATOR: 'maybe' })).toEqual(['SIMULATOR: must be on or off (got "maybe")']);
+  });
+
   it('rejects out-of-range ports', () => {
     expect(problemsOf({ PORT: '70000', DATA_DIR: dataDir() })).toEqual(['PORT: must be between 0 and 65535 (got "70000")']);
   });

@@ -46,6 +46,7 @@ const environmentSchema = z.object({
   EMBEDDED_PG_PORT: z.coerce.number({ error: 'must be a number' }).int().min(1).max(65535).default(54329),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
   SEED_DEMO: booleanFromEnv.default(true),
+  SIMULATOR: z.enum(['on', 'off'], { error: 'must be on or off' }).optional(),
   CONSOLE_DIR: z.string().optional(),
   COOKIE_SECURE: booleanFromEnv.optional(),
   SESSION_HOURS: z.coerce.number({ error: 'must be a number' }).positive().max(24 * 30).default(12),
@@ -58,6 +59,7 @@ const environmentSchema = z.object({
     .min(100, { error: 'must be between 100 and 60000 milliseconds' })
     .max(60_000, { error: 'must be between 100 and 60000 milliseconds' })
     .default(2000),
+  JOBS_ENABLED: booleanFromEnv.default(true),
 });
 
 export interface Config {
@@ -73,6 +75,8 @@ export interface Config {
   embeddedPostgresPort: number;
   logLevel: string;
   seedDemo: boolean;
+  /** Run the simulated wearable fleet for the demo tenant after the server listens (serve only). */
+  simulator: boolean;
   consoleDir: string | undefined;
   cookieSecure: boolean;
   sessionHours: number;
@@ -84,6 +88,8 @@ export interface Config {
   smsProvider: 'local';
   /** How often the outbox dispatcher looks for due messages (it is also kicked after each request). */
   outboxPollMilliseconds: number;
+  /** Run the durable job runner (graphile-worker) in this process. */
+  jobsEnabled: boolean;
 }
 
 export class ConfigError extends Error {
@@ -127,6 +133,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     embeddedPostgresPort: values.EMBEDDED_PG_PORT,
     logLevel: values.LOG_LEVEL,
     seedDemo: values.SEED_DEMO,
+    // On by default where the demo tenant is seeded, outside production; SIMULATOR=off stops it.
+    simulator:
+      values.SIMULATOR === undefined
+        ? values.SEED_DEMO && values.NODE_ENV !== 'production'
+        : values.SIMULATOR === 'on',
     consoleDir: values.CONSOLE_DIR === undefined ? undefined : path.resolve(values.CONSOLE_DIR),
     cookieSecure: values.COOKIE_SECURE ?? values.NODE_ENV === 'production',
     sessionHours: values.SESSION_HOURS,
@@ -134,6 +145,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     mailFrom: values.MAIL_FROM,
     smsProvider: values.SMS_PROVIDER,
     outboxPollMilliseconds: values.OUTBOX_POLL_MS,
+    jobsEnabled: values.JOBS_ENABLED,
   };
 }
 

@@ -2,8 +2,10 @@ import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { prepareDatabase } from './db/bootstrap.js';
+import { startJobRunners, type JobRunner } from './modules/jobs/runner.js';
 import { migrateDedicatedTenants } from './modules/tenants/connections.js';
 import { DEMO_PASSWORD, DEMO_TENANT_CODE, seedDemo, type DemoLogin } from './seed/demo.js';
+import { startDemoFleet } from '../../../tools/simulator/demo-fleet.js';
 
 const USAGE = `Usage: node apps/server/dist/main.js [serve|migrate|seed]
   serve    apply migrations, seed the demo tenant on an empty database (SEED_DEMO), serve (default)
@@ -49,6 +51,7 @@ async function run(command: string, config: Config) {
     await prepared.shutdown();
     throw error;
   });
+  let jobRunner: JobRunner | undefined;
   let isStopping = false;
   const stop = async (signal: string) => {
     if (isStopping) return;
@@ -57,6 +60,10 @@ async function run(command: string, config: Config) {
     log(`${signal} received: finishing requests in flight, then stopping`);
     const forceExit = setTimeout(() => process.exit(1), 15_000);
     forceExit.unref();
+    // Jobs first: running ones finish, waiting ones stay in the queue for the next start.
+    await jobRunner?.stop().catch((error: unknown) => {
+      logger.error({ err: error }, 'jobs: the runner did not stop cleanly');
+    });
     await app.close();
     await prepared.shutdown();
     process.exit(0);
@@ -65,9 +72,14 @@ async function run(command: string, config: Config) {
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
   await app.listen({ host: config.host, port: config.port });
+  if (config.jobsEnabled) {
+    jobRunner = await startJobRunners({ ownerUrl: prepared.ownerUrl, database: prepared.database, clock: app.clock, log: app.log, secretsKey: config.secretsKey });
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   console.log(`\nConsole:  http://localhost:${port}/\nAPI docs: http://localhost:${port}/docs\nDatabase: ${prepared.description}\n`);
+  // Simulated watches for the demo tenant, through the HTTP collector like real devices.
+  if (config.simulator && config.seedDemo) startDemoFleet(port, log);
 }
 
 async function main() {

@@ -8,8 +8,17 @@ import { SESSION_COOKIE } from '../src/http/access.js';
 import { TEST_PASSWORD } from './factories.js';
 import { testConfig } from './test-config.js';
 
-export async function createTestApp(database: Database, overrides: Partial<Config> = {}, clock?: Clock): Promise<FastifyInstance> {
-  return buildApp({ config: testConfig(overrides), database, logger: pino({ level: 'silent' }), ...(clock ? { clock } : {}) });
+export async function createTestApp(
+  database: Database,
+  overrides: Partial<Config> = {},
+  clock?: Clock,
+): Promise<FastifyInstance> {
+  return buildApp({
+    config: testConfig(overrides),
+    database,
+    logger: pino({ level: process.env.DEBUG_TEST_LOG ?? 'silent' }),
+    ...(clock ? { clock } : {}),
+  });
 }
 
 export function sessionCookieOf(response: LightMyRequestResponse): string {
@@ -19,7 +28,12 @@ export function sessionCookieOf(response: LightMyRequestResponse): string {
 }
 
 /** Logs in through the real endpoint and returns the session token. */
-export async function logIn(app: FastifyInstance, tenant: string, username: string, password = TEST_PASSWORD) {
+export async function logIn(
+  app: FastifyInstance,
+  tenant: string,
+  username: string,
+  password = TEST_PASSWORD,
+) {
   const response = await app.inject({
     method: 'POST',
     url: '/auth/oauth-token',

@@ -16,6 +16,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     embeddedPostgresPort: 0,
     logLevel: 'silent',
     seedDemo: false,
+    simulator: false,
     consoleDir: path.resolve('.tmp/no-console'),
     cookieSecure: false,
     sessionHours: 12,
@@ -23,6 +24,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     mailFrom: 'RPM Test <no-reply@test.example>',
     smsProvider: 'local',
     outboxPollMilliseconds: 2000,
+    jobsEnabled: false,
     ...overrides,
   };
 }

@@ -76,7 +76,7 @@ export const KPI_FAILURE_REASONS = [
 ] as const;
 export type KpiFailureReason = (typeof KPI_FAILURE_REASONS)[number];
 
-/** Alert types of spec §3. */
+/** Alert types of spec §3, and NO_DATA: a bound watch stopped syncing for the tenant's allowed time. */
 export const ALERT_TYPES = [
   'HEART_RATE',
   'BLOOD_PRESSURE',
@@ -85,6 +85,7 @@ export const ALERT_TYPES = [
   'TEMPERATURE',
   'GLUCOSE',
   'CALL',
+  'NO_DATA',
 ] as const;
 export type AlertType = (typeof ALERT_TYPES)[number];
 

@@ -157,6 +157,40 @@ export const ERROR_STATUS = {
   'import.interrupted': 500,
   'export.noData': 404,
   'export.failed': 500,
+  /** Vitals (spec §5 manual entry, §8 "invalid health-data date range"). */
+  'health.valueOutOfRange': 400,
+  /** Spec §5: systolic above diastolic by at least 20. */
+  'health.pulsePressure': 400,
+  'health.futureDate': 400,
+  'health.valueRequired': 400,
+  'health.invalidRecord': 400,
+  'health.invalidDateRange': 400,
+  'health.invalidThresholds': 400,
+  /** A batch id already used for another patient. */
+  'health.batchConflict': 409,
+  'health.recordNotFound': 404,
+  /** Spec §8: the signed-in account has no patient profile. */
+  'health.noPatientProfile': 404,
+  /** Alerts, SOS cases, tickets and followers (spec §3, §4, §6, §8). */
+  'sosCase.notFound': 404,
+  /** An action the SOS case machine (contracts cases.ts) does not allow from the case's status. */
+  'sosCase.invalidTransition': 409,
+  'sosCase.reasonRequired': 400,
+  /** Spec §6: SOS is for main users only, not sub-users. */
+  'sosCase.subUser': 409,
+  'ticket.notFound': 404,
+  /** An action the ticket machine (contracts cases.ts) does not allow from the ticket's status. */
+  'ticket.invalidTransition': 409,
+  'ticket.reasonRequired': 400,
+  'ticket.assigneeNotFound': 400,
+  /** Ratings are given once the work is done (completed or closed). */
+  'ticket.notRatable': 409,
+  'alert.notFound': 404,
+  /** Spec §8: the signed-in account has no patient profile. */
+  'alert.noPatientProfile': 404,
+  'contact.notFound': 404,
+  /** Spec §5, §8: the user is already in the follower list. */
+  'contact.exists': 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -19,3 +19,6 @@ export * from './imports.js';
 export * from './thresholds.js';
 export * from './cases.js';
 export * from './vitals.js';
+export * from './health.js';
+export * from './alerts.js';
+export * from './realtime.js';

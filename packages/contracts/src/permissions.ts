@@ -10,7 +10,7 @@ export const PERMISSION_GROUPS = {
   appointment: ['view', 'create', 'update', 'cancel'],
   dashboard: ['view'],
   device: ['view', 'create', 'update', 'delete', 'import'],
-  health: ['view', 'update', 'threshold'],
+  health: ['view', 'update', 'threshold', 'sos'],
   notification: ['view', 'send', 'announce'],
   relative: ['view', 'update'],
   staff: ['view', 'create', 'update', 'disable'],
@@ -51,10 +51,11 @@ export const DEFAULT_ROLE_PERMISSIONS: Record<RoleCode, readonly Permission[]> =
   OPERATOR: [
     'account.view', 'account.update', 'dashboard.view', 'user.view', 'health.view', 'device.view',
     'appointment.view', 'appointment.create', 'appointment.update', 'notification.view', 'relative.view',
+    'health.sos',
   ],
   CSKH: [
     'account.view', 'account.update', 'dashboard.view', 'user.view', 'device.view', 'notification.view',
-    'transaction.view', 'relative.view',
+    'transaction.view', 'relative.view', 'health.sos',
   ],
   DOCTOR: [
     'account.view', 'account.update', 'dashboard.view', 'user.view', 'user.update', 'health.view',

@@ -14,6 +14,12 @@ import enDevices from '../locales/en/devices.json' with { type: 'json' };
 import viDevices from '../locales/vi/devices.json' with { type: 'json' };
 import enImports from '../locales/en/imports.json' with { type: 'json' };
 import viImports from '../locales/vi/imports.json' with { type: 'json' };
+import enMonitoring from '../locales/en/monitoring.json' with { type: 'json' };
+import viMonitoring from '../locales/vi/monitoring.json' with { type: 'json' };
+import enHealth from '../locales/en/health.json' with { type: 'json' };
+import viHealth from '../locales/vi/health.json' with { type: 'json' };
+import enRealtime from '../locales/en/realtime.json' with { type: 'json' };
+import viRealtime from '../locales/vi/realtime.json' with { type: 'json' };
 
 export const SUPPORTED_LANGUAGES = ['en', 'vi'] as const;
 export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
@@ -24,14 +30,16 @@ export const DEFAULT_LANGUAGE: SupportedLanguage = 'en';
  * identity screens, `errors` the API's messages, `tenants` the platform's tenant and trial-request
  * screens, `org` the scope, health-center, staff and level screens; `patients` (patients and the
  * dashboard), `doctors` (doctors, care teams, requests), `devices` (devices and their histories)
- * and `imports` (bulk imports and exports) the patients-and-devices screens.
+ * and `imports` (bulk imports and exports) the patients-and-devices screens; `health` the patient's
+ * health tabs (charts, ECG, sleep, thresholds); `realtime` the live layer (connection state, SOS popup); `monitoring` the SOS call list, patient in
+ * SOS, tickets and SMS and call management.
  */
 export const resources = {
-  en: { common: enCommon, errors: enErrors, tenants: enTenants, org: enOrg, patients: enPatients, doctors: enDoctors, devices: enDevices, imports: enImports },
-  vi: { common: viCommon, errors: viErrors, tenants: viTenants, org: viOrg, patients: viPatients, doctors: viDoctors, devices: viDevices, imports: viImports },
+  en: { common: enCommon, errors: enErrors, tenants: enTenants, org: enOrg, patients: enPatients, doctors: enDoctors, devices: enDevices, imports: enImports, health: enHealth, realtime: enRealtime, monitoring: enMonitoring },
+  vi: { common: viCommon, errors: viErrors, tenants: viTenants, org: viOrg, patients: viPatients, doctors: viDoctors, devices: viDevices, imports: viImports, health: viHealth, realtime: viRealtime, monitoring: viMonitoring },
 } as const;
 
-export const NAMESPACES = ['common', 'errors', 'tenants', 'org', 'patients', 'doctors', 'devices', 'imports'] as const;
+export const NAMESPACES = ['common', 'errors', 'tenants', 'org', 'patients', 'doctors', 'devices', 'imports', 'health', 'realtime', 'monitoring'] as const;
 
 type Catalogue = Record<string, unknown>;
 

@@ -6,6 +6,8 @@ import { deriveAppUrl, ensureDatabase, migrate } from './migrator.js';
 
 export interface PreparedDatabase {
   database: Database;
+  /** The owner connection (migrations, the job runner); never used for requests. */
+  ownerUrl: string;
   /** Where the database lives, for the start banner (no password). */
   description: string;
   shutdown: () => Promise<void>;
@@ -42,6 +44,7 @@ export async function prepareDatabase(config: Config, log: (message: string) => 
     const database = connectDatabase(config.databaseAppUrl ?? deriveAppUrl(ownerUrl, config.secretsKey), { secretsKey: config.secretsKey });
     return {
       database,
+      ownerUrl,
       description: stopEmbedded ? `embedded PostgreSQL (${withoutPassword(ownerUrl)})` : withoutPassword(ownerUrl),
       shutdown: async () => {
         await database.close();

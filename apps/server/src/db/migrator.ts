@@ -2,6 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { installJobQueueSchema } from '../modules/jobs/schema.js';
 
 /** The login role requests run as: owns no table, cannot bypass row level security. */
 export const APP_ROLE = 'rpm_app';
@@ -155,6 +156,8 @@ export async function migrate(options: MigrateOptions): Promise<{ applied: strin
       applied.push(`${migration.version}_${migration.name}`);
       options.log?.(`applied migration ${migration.version}_${migration.name}`);
     }
+    // The job queue's own schema (graphile-worker), after ours: migration 0015 refers to it.
+    await installJobQueueSchema(options.ownerUrl);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
     await client.end();

@@ -1,5 +1,15 @@
 /** Patients (migrations 0001, 0008). Mirrors the SQL; schema.int.test.ts checks drift. */
-import { bigint, date, doublePrecision, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  date,
+  doublePrecision,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { timestamps } from './schema-columns.js';
 
 export const patients = pgTable(
@@ -36,6 +46,10 @@ export const patients = pgTable(
     purgeAfter: timestamps('purge_after'),
     createdAt: timestamps('created_at').notNull().defaultNow(),
     updatedAt: timestamps('updated_at').notNull().defaultNow(),
+    /** Migration 0013 (vitals). */
+    alertsSuppressedUntilNormal: boolean('alerts_suppressed_until_normal').notNull().default(false),
+    lastReadingAt: timestamps('last_reading_at'),
+    accountKind: text('account_kind').notNull().default('MAIN'),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );

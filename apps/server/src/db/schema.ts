@@ -24,6 +24,8 @@ export * from './schema-care-team.js';
 export * from './schema-devices.js';
 export * from './schema-imports.js';
 export * from './schema-realtime.js';
+export * from './schema-vitals.js';
+export * from './schema-alerts.js';
 
 // Control plane: reached only through the system store.
 

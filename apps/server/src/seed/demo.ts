@@ -18,6 +18,7 @@ import {
 } from '../db/schema.js';
 import { findPlatformTenant } from '../modules/tenants/store.js';
 import { seedDemoCareTeam } from './demo-care-team.js';
+import { seedDemoAlerts } from './demo-alerts.js';
 import { seedDemoDevices } from './demo-devices.js';
 import { demoPatientDetails } from './demo-patients.js';
 import { hashPassword } from '../modules/auth/passwords.js';
@@ -302,6 +303,7 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
   const data: DemoTenantData = { tenantId, staff, centers, patients: patientRows, devices: deviceRows };
   await seedDemoCareTeam(tx, data);
   await seedDemoDevices(tx, data);
+  await seedDemoAlerts(tx, data);
 }
 
 /** What the tenant seed created, for the per-domain seeds that build on it. */

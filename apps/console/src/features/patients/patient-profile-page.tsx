@@ -9,8 +9,9 @@ import { toDisplayDate } from '../../lib/display-date';
 import { formatDate } from '../../lib/format-date';
 import { PatientDevicesTab } from '../devices/patient-devices-tab';
 import { PatientCareTeamTab } from '../doctors/patient-care-team-tab';
+import { PatientHealthTab } from '../health/patient-health-tab';
 import { Can } from '../shell/permissions';
-import { EmptyList, ErrorState, LoadingState } from '../shell/query-states';
+import { ErrorState, LoadingState } from '../shell/query-states';
 import { usePageTitle } from '../shell/use-page-title';
 import { patientDetailQuery } from './patients-api';
 import { DeleteAccountDialog, StatusChangeDialog } from './patient-dialogs';
@@ -176,7 +177,7 @@ export function PatientProfilePage() {
                 <InfoPanel patient={patient.data} />
               </Tabs.Panel>
               <Tabs.Panel value="health" pt="lg">
-                <EmptyList title={t('profile.healthEmpty')} description={t('profile.healthEmptyHint')} />
+                <PatientHealthTab patientId={patient.data.id} />
               </Tabs.Panel>
               <Tabs.Panel value="devices" pt="lg">
                 <PatientDevicesTab patientId={patient.data.id} />

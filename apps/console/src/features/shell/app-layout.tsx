@@ -7,6 +7,8 @@ import { notifyError } from '../../lib/notify';
 import { signOut } from '../auth/auth-api';
 import { useEndSession } from '../auth/use-end-session';
 import { LevelSwitcher } from '../levels/level-switcher';
+import { LiveIndicator } from '../realtime/live-indicator';
+import { LiveLayer } from '../realtime/live-layer';
 import { HeaderBrand } from './branding';
 import { LogoutIcon } from './icons';
 import { LanguageSwitch } from './language-switch';
@@ -15,7 +17,15 @@ import { organisationName, useSession } from './session-context';
 
 function NavEntry({ item, to }: { item: NavItem; to: string }) {
   // Features with their own catalogue name their entry `<namespace>:<key>` (navigation.ts).
-  const { t } = useTranslation(['common', 'tenants', 'patients', 'doctors', 'devices', 'imports']);
+  const { t } = useTranslation([
+    'common',
+    'tenants',
+    'patients',
+    'doctors',
+    'devices',
+    'imports',
+    'monitoring',
+  ]);
   // The area home is active only on itself; other entries also for their sub-pages.
   const isActive = useMatch({ path: to, end: item.path === '' }) !== null;
   const Icon = item.icon;
@@ -75,45 +85,48 @@ export function AppLayout() {
   const organisation = organisationName(session);
 
   return (
-    <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 0 }} padding="xl">
-      <AppShell.Header px="lg">
-        <Group h="100%" justify="space-between" wrap="nowrap">
-          <Group gap="sm" wrap="nowrap">
-            <HeaderBrand />
-            {organisation ? (
-              <Text c="dimmed" fz="sm" truncate="end" maw={280} data-testid="tenant-name">
-                {organisation}
-              </Text>
-            ) : null}
-          </Group>
-          <Group gap="lg" wrap="nowrap">
-            <LevelSwitcher />
-            <LanguageSwitch />
-            <Group gap="xs" wrap="nowrap">
-              <Avatar color="initials" name={session.user.fullName} radius="xl" size={34} />
-              <Stack gap={0}>
-                <Text fz="sm" fw={600} lh={1.2} data-testid="user-name">
-                  {session.user.fullName}
+    <LiveLayer>
+      <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 0 }} padding="xl">
+        <AppShell.Header px="lg">
+          <Group h="100%" justify="space-between" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap">
+              <HeaderBrand />
+              {organisation ? (
+                <Text c="dimmed" fz="sm" truncate="end" maw={280} data-testid="tenant-name">
+                  {organisation}
                 </Text>
-                <Text fz="xs" c="dimmed" lh={1.2}>
-                  {t(`roles.${session.user.role}`)}
-                </Text>
-              </Stack>
+              ) : null}
             </Group>
-            <SignOutButton />
+            <Group gap="lg" wrap="nowrap">
+              <LiveIndicator />
+              <LevelSwitcher />
+              <LanguageSwitch />
+              <Group gap="xs" wrap="nowrap">
+                <Avatar color="initials" name={session.user.fullName} radius="xl" size={34} />
+                <Stack gap={0}>
+                  <Text fz="sm" fw={600} lh={1.2} data-testid="user-name">
+                    {session.user.fullName}
+                  </Text>
+                  <Text fz="xs" c="dimmed" lh={1.2}>
+                    {t(`roles.${session.user.role}`)}
+                  </Text>
+                </Stack>
+              </Group>
+              <SignOutButton />
+            </Group>
           </Group>
-        </Group>
-      </AppShell.Header>
-      <AppShell.Navbar p="sm" aria-label={t('nav.label')}>
-        <Stack gap={4}>
-          {items.map((item) => (
-            <NavEntry key={item.labelKey} item={item} to={areaPath(session.area, item.path)} />
-          ))}
-        </Stack>
-      </AppShell.Navbar>
-      <AppShell.Main bg="gray.0">
-        <Outlet />
-      </AppShell.Main>
-    </AppShell>
+        </AppShell.Header>
+        <AppShell.Navbar p="sm" aria-label={t('nav.label')}>
+          <Stack gap={4}>
+            {items.map((item) => (
+              <NavEntry key={item.labelKey} item={item} to={areaPath(session.area, item.path)} />
+            ))}
+          </Stack>
+        </AppShell.Navbar>
+        <AppShell.Main bg="gray.0">
+          <Outlet />
+        </AppShell.Main>
+      </AppShell>
+    </LiveLayer>
   );
 }

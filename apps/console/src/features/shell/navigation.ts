@@ -1,6 +1,8 @@
 import type { Permission, RoleArea } from '@rpm/contracts';
 import {
+  AlertIcon,
   HomeIcon,
+  InboxIcon,
   KeyIcon,
   MonitorIcon,
   PulseIcon,
@@ -39,13 +41,19 @@ export type NavLabelKey =
   | 'doctors:nav.doctors'
   | 'doctors:nav.requests'
   | 'devices:nav.devices'
-  | 'imports:nav.imports';
+  | 'imports:nav.imports'
+  | 'monitoring:nav.sos'
+  | 'monitoring:nav.tickets'
+  | 'monitoring:nav.messages';
 
 export const NAV_ITEMS: readonly NavItem[] = [
   { path: '', labelKey: 'nav.home', permission: null, icon: HomeIcon },
   { path: 'patients', labelKey: 'patients:nav.patients', permission: 'user.view', icon: PulseIcon },
   { path: 'doctors', labelKey: 'doctors:nav.doctors', permission: 'user.view', icon: UsersIcon },
   { path: 'requests', labelKey: 'doctors:nav.requests', permission: 'relative.view', icon: RequestIcon },
+  { path: 'sos', labelKey: 'monitoring:nav.sos', permission: 'health.sos', icon: AlertIcon },
+  { path: 'tickets', labelKey: 'monitoring:nav.tickets', permission: 'health.sos', icon: InboxIcon },
+  { path: 'messages', labelKey: 'monitoring:nav.messages', permission: 'health.sos', icon: RequestIcon },
   { path: 'devices', labelKey: 'devices:nav.devices', permission: 'device.view', icon: MonitorIcon },
   {
     path: 'imports',

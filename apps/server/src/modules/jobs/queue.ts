@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { TenantTransaction } from '../../db/database.js';
 
 /**
@@ -16,18 +17,25 @@ export interface ScheduleOptions {
   maxAttempts?: number;
 }
 
-/** Schedules `task` for the tenant inside the caller's transaction. */
+/**
+ * Schedules `task` for the tenant inside the caller's transaction (`graphile_worker.add_job`
+ * through `app_schedule_job`, migration 0015). Job keys are per tenant. The task must be
+ * registered with defineTask; the handler receives `payload` and the tenant id. `tenantId` must be
+ * the transaction's tenant (the database refuses another).
+ */
 export async function scheduleJob(
-  _tx: TenantTransaction,
-  _tenantId: string,
-  _task: string,
-  _payload: Record<string, unknown>,
-  _options: ScheduleOptions = {},
+  tx: TenantTransaction,
+  tenantId: string,
+  task: string,
+  payload: Record<string, unknown>,
+  options: ScheduleOptions = {},
 ): Promise<void> {
-  throw new Error('job queue not implemented yet');
+  await tx.execute(
+    sql`SELECT app_schedule_job(${tenantId}::uuid, ${task}, ${JSON.stringify(payload)}::jsonb, ${options.runAt?.toISOString() ?? null}::timestamptz, ${options.jobKey ?? null}::text, ${options.maxAttempts ?? null}::integer)`,
+  );
 }
 
 /** Cancels a waiting job by its key (e.g. the patient answered "I am fine"). */
-export async function cancelJob(_tx: TenantTransaction, _jobKey: string): Promise<void> {
-  throw new Error('job queue not implemented yet');
+export async function cancelJob(tx: TenantTransaction, jobKey: string): Promise<void> {
+  await tx.execute(sql`SELECT app_cancel_job(${jobKey}::text)`);
 }

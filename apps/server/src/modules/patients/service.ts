@@ -22,6 +22,7 @@ import { AppError } from '../../http/app-error.js';
 import { DAY, type Clock } from '../../lib/clock.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
 import { revokeUserSessions } from '../auth/store.js';
+import { publishEvent } from '../realtime/publish.js';
 import * as store from './store.js';
 import { toDetail, toHistoryEntry, toSummary } from './views.js';
 
@@ -323,6 +324,13 @@ export function changeStatus(
       targetId: patient.id,
       details: { from, to: target, reason, changeId },
       at: now,
+    });
+    // Dashboards, lists and profiles open elsewhere update live.
+    await publishEvent(tx, auth.tenantId, {
+      type: 'patient.statusChanged',
+      patientId: patient.id,
+      healthCenterId: patient.healthCenterId,
+      payload: { patientId: patient.id, from, to: target, reason, automatic: false },
     });
     return readAfterWrite(tx, patient.id);
   });

@@ -66,9 +66,24 @@ describe('changing a patient’s status', () => {
       expect((await patientAudit(testDb.ownerUrl, patient.id)).map((row) => row.action)).toEqual([
         'PATIENT_STATUS_CHANGED',
       ]);
+      // The live event for dashboards and lists, in the same transaction.
+      const events = await asOwner<{ type: string; payload: { from: string; to: string } }>(
+        testDb.ownerUrl,
+        'SELECT type, payload FROM events WHERE patient_id = $1',
+        [patient.id],
+      );
+      expect(events).toEqual([
+        { type: 'patient.statusChanged', payload: expect.objectContaining({ from, to }) as unknown },
+      ]);
     } else {
       expect(outcomeOf(response)).toMatchObject({ status: 409, code: 'patient.cannotChangeStatus' });
       expect((await storedPatient(testDb.ownerUrl, patient.id))?.status).toBe(from);
+      const [events] = await asOwner<{ n: number }>(
+        testDb.ownerUrl,
+        'SELECT count(*)::int AS n FROM events WHERE patient_id = $1',
+        [patient.id],
+      );
+      expect(events?.n).toBe(0);
     }
   });
 

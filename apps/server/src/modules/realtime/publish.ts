@@ -27,9 +27,14 @@ export interface EventInput {
 
 /**
  * Records a live event in the caller's transaction (the outbox): it is delivered to connected
- * clients only if, and as soon as, the transaction commits. Returns the event's id.
+ * clients only if, and as soon as, the transaction commits. Returns the event's provisional id:
+ * the final id is given at commit (migration 0015), so that ids follow commit order.
  */
-export async function publishEvent(tx: TenantTransaction, tenantId: string, event: EventInput): Promise<number> {
+export async function publishEvent(
+  tx: TenantTransaction,
+  tenantId: string,
+  event: EventInput,
+): Promise<number> {
   const [row] = await tx
     .insert(events)
     .values({

@@ -1,0 +1,185 @@
+import '@mantine/charts/styles.css';
+import { useState } from 'react';
+import { BarChart, DonutChart } from '@mantine/charts';
+import { Anchor, Card, ColorSwatch, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ErrorState, LoadingState } from '../shell/query-states';
+import { usePageTitle } from '../shell/use-page-title';
+import { ticketStatisticsQuery } from './monitoring-api';
+
+const STATUS_COLORS = {
+  NEW: 'red.6',
+  CONFIRMED: 'blue.6',
+  PROCESSING: 'orange.6',
+  COMPLETED: 'teal.6',
+  SUCCESS: 'green.6',
+  CANCELED: 'gray.5',
+} as const;
+
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** Ticket statistics (spec §2) over a date range: per status, per type, KPI failures, handling time. */
+export function TicketStatisticsPage() {
+  const { t } = useTranslation('monitoring');
+  usePageTitle(t('tickets.stats.title'));
+  const today = new Date();
+  const [range, setRange] = useState({
+    from: isoDay(new Date(today.getTime() - 29 * 86_400_000)),
+    to: isoDay(today),
+  });
+  const isValid =
+    /^\d{4}-\d{2}-\d{2}$/.test(range.from) && /^\d{4}-\d{2}-\d{2}$/.test(range.to) && range.from <= range.to;
+  const statistics = useQuery({ ...ticketStatisticsQuery(range), enabled: isValid });
+
+  return (
+    <Stack gap="lg" maw={1380}>
+      <Stack gap={4}>
+        <Anchor component={Link} to=".." relative="path" fz="sm">
+          {t('tickets.detail.back')}
+        </Anchor>
+        <Title order={1} fz={26}>
+          {t('tickets.stats.title')}
+        </Title>
+      </Stack>
+      <Group gap="sm" align="flex-start">
+        <TextInput
+          type="date"
+          label={t('tickets.stats.from')}
+          value={range.from}
+          onChange={(event) => {
+            const { value } = event.currentTarget;
+            setRange((current) => ({ ...current, from: value }));
+          }}
+          error={isValid ? undefined : t('tickets.stats.invalidRange')}
+        />
+        <TextInput
+          type="date"
+          label={t('tickets.stats.to')}
+          value={range.to}
+          onChange={(event) => {
+            const { value } = event.currentTarget;
+            setRange((current) => ({ ...current, to: value }));
+          }}
+        />
+      </Group>
+      {statistics.isPending && isValid ? <LoadingState /> : null}
+      {statistics.isError ? (
+        <ErrorState
+          error={statistics.error}
+          title={t('tickets.stats.loadError')}
+          onRetry={() => void statistics.refetch()}
+        />
+      ) : null}
+      {statistics.data === undefined ? null : (
+        <>
+          <SimpleGrid cols={{ base: 2, md: 5 }} spacing="md">
+            <Card withBorder radius="md">
+              <Text fz="sm" c="dimmed">
+                {t('tickets.stats.total')}
+              </Text>
+              <Text fz={28} fw={700} data-testid="stats-total">
+                {statistics.data.total}
+              </Text>
+            </Card>
+            <Card withBorder radius="md">
+              <Text fz="sm" c="dimmed">
+                {t('tickets.stats.averageHandling')}
+              </Text>
+              <Text fz={28} fw={700}>
+                {statistics.data.averageHandlingMinutes === null
+                  ? '—'
+                  : t('tickets.stats.minutes', { count: statistics.data.averageHandlingMinutes })}
+              </Text>
+            </Card>
+            {statistics.data.kpiFailures.map((failure) => (
+              <Card withBorder radius="md" key={failure.reason}>
+                <Text fz="sm" c="dimmed">
+                  {t(`kpiReason.${failure.reason}`)}
+                </Text>
+                <Text fz={28} fw={700} c={failure.count > 0 ? 'red' : undefined}>
+                  {failure.count}
+                </Text>
+              </Card>
+            ))}
+          </SimpleGrid>
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+            <Card withBorder radius="md">
+              <Title order={2} fz="md" mb="sm">
+                {t('tickets.stats.byStatus')}
+              </Title>
+              {statistics.data.total === 0 ? (
+                <Text c="dimmed" fz="sm">
+                  {t('tickets.stats.none')}
+                </Text>
+              ) : (
+                <Group gap="xl" align="center">
+                  <DonutChart
+                    withLabelsLine
+                    withLabels
+                    withTooltip
+                    data={statistics.data.byStatus
+                      .filter((row) => row.count > 0)
+                      .map((row) => ({
+                        name: t(`ticketStatus.${row.status}`),
+                        value: row.count,
+                        color: STATUS_COLORS[row.status],
+                      }))}
+                    aria-label={t('tickets.stats.byStatus')}
+                  />
+                  <Stack gap={6} data-testid="stats-status-legend">
+                    {statistics.data.byStatus.map((row) => (
+                      <Group key={row.status} gap="xs">
+                        <ColorSwatch
+                          color={`var(--mantine-color-${STATUS_COLORS[row.status].replace('.', '-')})`}
+                          size={12}
+                        />
+                        <Text fz="sm">
+                          {t(`ticketStatus.${row.status}`)}: {row.count}
+                        </Text>
+                      </Group>
+                    ))}
+                  </Stack>
+                </Group>
+              )}
+            </Card>
+            <Card withBorder radius="md">
+              <Title order={2} fz="md" mb="sm">
+                {t('tickets.stats.byType')}
+              </Title>
+              <BarChart
+                h={220}
+                dataKey="type"
+                data={statistics.data.byType.map((row) => ({
+                  type: t(`ticketType.${row.type}`),
+                  count: row.count,
+                }))}
+                series={[{ name: 'count', label: t('tickets.stats.count'), color: 'blue.6' }]}
+                yAxisProps={{ allowDecimals: false }}
+                aria-label={t('tickets.stats.byType')}
+              />
+            </Card>
+          </SimpleGrid>
+          <Card withBorder radius="md">
+            <Title order={2} fz="md" mb="sm">
+              {t('tickets.stats.perDay')}
+            </Title>
+            <BarChart
+              h={260}
+              dataKey="day"
+              data={statistics.data.perDay}
+              withLegend
+              yAxisProps={{ allowDecimals: false }}
+              series={[
+                { name: 'created', label: t('tickets.stats.created'), color: 'blue.6' },
+                { name: 'closed', label: t('tickets.stats.closed'), color: 'green.6' },
+              ]}
+              aria-label={t('tickets.stats.perDay')}
+            />
+          </Card>
+        </>
+      )}
+    </Stack>
+  );
+}

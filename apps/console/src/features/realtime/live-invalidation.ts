@@ -1,0 +1,16 @@
+import type { LiveEvent } from '@rpm/contracts';
+import type { QueryClient } from '@tanstack/react-query';
+import { queryKeysForEvent } from '../monitoring/query-keys';
+import { refreshPatients } from '../patients/patients-api';
+
+/**
+ * What an event changes on screen: lists, profiles and counts load again (only where shown). Each
+ * feature says which of its query keys an event makes stale (monitoring: query-keys.ts).
+ */
+export function invalidateForEvent(queryClient: QueryClient, event: LiveEvent): void {
+  // A patient's status (an SOS raises it too) moves the dashboard counts and the patient lists.
+  if (event.type.startsWith('patient.') || event.type === 'sos.opened' || event.type === 'sos.updated') {
+    refreshPatients(queryClient);
+  }
+  for (const queryKey of queryKeysForEvent(event.type)) void queryClient.invalidateQueries({ queryKey });
+}

@@ -1,0 +1,50 @@
+import type { LiveEvent } from '@rpm/contracts';
+import { z } from 'zod';
+
+/** What the SOS popup shows, read from a `sos.opened` event (fields the alert flow publishes). */
+export interface SosAlert {
+  eventId: number;
+  caseId: string;
+  patientName: string | null;
+  reason: string | null;
+  location: string | null;
+  openedAt: string;
+}
+
+const coordinatesSchema = z.object({ latitude: z.number(), longitude: z.number() });
+const payloadSchema = z.object({
+  sosCaseId: z.string().min(1),
+  patientName: z.string().nullish(),
+  reason: z.string().nullish(),
+  location: z.unknown().optional(),
+});
+
+function describeLocation(location: unknown): string | null {
+  if (typeof location === 'string' && location.trim() !== '') return location;
+  if (typeof location !== 'object' || location === null) return null;
+  const record = location as Record<string, unknown>;
+  for (const key of ['address', 'name', 'text']) {
+    const value = record[key];
+    if (typeof value === 'string' && value.trim() !== '') return value;
+  }
+  const coordinates = coordinatesSchema.safeParse({
+    latitude: record.latitude ?? record.lat,
+    longitude: record.longitude ?? record.lng,
+  });
+  return coordinates.success
+    ? `${coordinates.data.latitude.toFixed(5)}, ${coordinates.data.longitude.toFixed(5)}`
+    : null;
+}
+
+export function sosAlertOf(event: LiveEvent): SosAlert | null {
+  const parsed = payloadSchema.safeParse(event.payload);
+  if (!parsed.success) return null;
+  return {
+    eventId: event.id,
+    caseId: parsed.data.sosCaseId,
+    patientName: parsed.data.patientName ?? null,
+    reason: parsed.data.reason ?? null,
+    location: describeLocation(parsed.data.location),
+    openedAt: event.createdAt,
+  };
+}

@@ -1,0 +1,175 @@
+/** Vitals (migration 0013). Mirrors the SQL; schema.int.test.ts checks drift. */
+import { doublePrecision, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bytea, timestamps } from './schema-columns.js';
+
+/** Partitioned by month on measured_at; always queried through this parent. */
+export const readings = pgTable(
+  'readings',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    measure: text().notNull(),
+    measuredAt: timestamps('measured_at').notNull(),
+    value: doublePrecision().notNull(),
+    source: text().notNull(),
+    deviceId: uuid('device_id'),
+    batchId: uuid('batch_id'),
+    receivedAt: timestamps('received_at').notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.tenantId, table.patientId, table.measure, table.measuredAt, table.source] }),
+  ],
+);
+
+const rollupColumns = {
+  tenantId: uuid('tenant_id').notNull(),
+  patientId: uuid('patient_id').notNull(),
+  measure: text().notNull(),
+  bucketStart: timestamps('bucket_start').notNull(),
+  count: integer().notNull(),
+  sum: doublePrecision().notNull(),
+  min: doublePrecision().notNull(),
+  max: doublePrecision().notNull(),
+  lastValue: doublePrecision('last_value').notNull(),
+  lastAt: timestamps('last_at').notNull(),
+};
+
+export const readingsHourly = pgTable('readings_hourly', { ...rollupColumns }, (table) => [
+  primaryKey({ columns: [table.tenantId, table.patientId, table.measure, table.bucketStart] }),
+]);
+export const readingsDaily = pgTable('readings_daily', { ...rollupColumns }, (table) => [
+  primaryKey({ columns: [table.tenantId, table.patientId, table.measure, table.bucketStart] }),
+]);
+
+export const ecgRecords = pgTable(
+  'ecg_records',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    patientId: uuid('patient_id').notNull(),
+    measuredAt: timestamps('measured_at').notNull(),
+    durationSeconds: doublePrecision('duration_seconds').notNull(),
+    sampleRate: integer('sample_rate').notNull(),
+    samples: bytea().notNull(),
+    averageHeartRate: doublePrecision('average_heart_rate'),
+    hrv: doublePrecision(),
+    qt: doublePrecision(),
+    respirationRate: doublePrecision('respiration_rate'),
+    source: text().notNull(),
+    deviceId: uuid('device_id'),
+    batchId: uuid('batch_id'),
+    receivedAt: timestamps('received_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+export interface SleepStageRow {
+  stage: 'AWAKE' | 'LIGHT' | 'DEEP' | 'REM';
+  from: string;
+  to: string;
+}
+
+export const sleepRecords = pgTable(
+  'sleep_records',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    patientId: uuid('patient_id').notNull(),
+    startAt: timestamps('start_at').notNull(),
+    endAt: timestamps('end_at').notNull(),
+    totalMinutes: integer('total_minutes').notNull(),
+    deepMinutes: integer('deep_minutes').notNull(),
+    lightMinutes: integer('light_minutes').notNull(),
+    remMinutes: integer('rem_minutes').notNull(),
+    wakeCount: integer('wake_count').notNull(),
+    fallingAsleepMinutes: integer('falling_asleep_minutes'),
+    reSleepMinutes: integer('re_sleep_minutes'),
+    stages: jsonb().$type<SleepStageRow[]>().notNull().default([]),
+    deviceId: uuid('device_id'),
+    batchId: uuid('batch_id'),
+    receivedAt: timestamps('received_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+export const sportRecords = pgTable(
+  'sport_records',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    patientId: uuid('patient_id').notNull(),
+    sport: text().notNull(),
+    startAt: timestamps('start_at').notNull(),
+    practiceSeconds: integer('practice_seconds').notNull(),
+    steps: integer(),
+    strideCm: doublePrecision('stride_cm'),
+    tempo: doublePrecision(),
+    speedKmh: doublePrecision('speed_kmh'),
+    heightM: doublePrecision('height_m'),
+    calories: doublePrecision(),
+    deviceId: uuid('device_id'),
+    batchId: uuid('batch_id'),
+    receivedAt: timestamps('received_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+export const healthEvents = pgTable(
+  'health_events',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    patientId: uuid('patient_id').notNull(),
+    type: text().notNull(),
+    occurredAt: timestamps('occurred_at').notNull(),
+    lat: doublePrecision(),
+    lng: doublePrecision(),
+    note: text().notNull().default(''),
+    deviceId: uuid('device_id'),
+    batchId: uuid('batch_id'),
+    createdBy: uuid('created_by'),
+    receivedAt: timestamps('received_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+export const ingestBatches = pgTable(
+  'ingest_batches',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    batchId: uuid('batch_id').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    response: jsonb().$type<Record<string, unknown>>(),
+    receivedAt: timestamps('received_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.batchId] })],
+);
+
+export const patientThresholds = pgTable(
+  'patient_thresholds',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    metric: text().notNull(),
+    level: text().notNull(),
+    lowerBound: doublePrecision('lower_bound'),
+    upperBound: doublePrecision('upper_bound'),
+    updatedBy: uuid('updated_by'),
+    updatedAt: timestamps('updated_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.patientId, table.metric, table.level] })],
+);
+
+export const tenantThresholds = pgTable(
+  'tenant_thresholds',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    metric: text().notNull(),
+    level: text().notNull(),
+    lowerBound: doublePrecision('lower_bound'),
+    upperBound: doublePrecision('upper_bound'),
+    updatedBy: uuid('updated_by'),
+    updatedAt: timestamps('updated_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.metric, table.level] })],
+);

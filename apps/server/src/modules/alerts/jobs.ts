@@ -1,0 +1,28 @@
+import { defineTask } from '../jobs/registry.js';
+import { createLocalCallProvider, PLACE_CALL_TASK, placeQueuedCall } from './delivery.js';
+import {
+  HIGH_RISK_TIMEOUT_TASK,
+  runHighRiskTimeout,
+  runSosKpiCheck,
+  runTicketKpiCheck,
+  SOS_KPI_TASK,
+} from './escalation.js';
+import { TICKET_KPI_TASK } from './records.js';
+
+/**
+ * The alerting module's durable timers, registered with the job runner: the high-risk
+ * confirmation window, the SOS and ticket KPI deadlines, and placing queued voice calls. Each
+ * handler is idempotent (a job may run again after a crash).
+ */
+defineTask<{ alertId: string }>(HIGH_RISK_TIMEOUT_TASK, async (context) => {
+  await runHighRiskTimeout(context, context.payload);
+});
+defineTask<{ sosCaseId: string }>(SOS_KPI_TASK, async (context) => {
+  await runSosKpiCheck(context, context.payload);
+});
+defineTask<{ ticketId: string }>(TICKET_KPI_TASK, async (context) => {
+  await runTicketKpiCheck(context, context.payload);
+});
+defineTask<{ callId: string }>(PLACE_CALL_TASK, async (context) => {
+  await placeQueuedCall(context, context.payload, createLocalCallProvider(context.clock));
+});

@@ -1,0 +1,510 @@
+import {
+  actionsFrom,
+  SOS_CASE_ACTIONS,
+  TICKET_ACTIONS,
+  transition,
+  type AuditAction,
+  type SosCaseAction,
+  type SosCaseDetail,
+  type SosCaseListQuery,
+  type SosCaseStatus,
+  type SosCaseStep,
+  type SosCaseSummary,
+  type TicketAction,
+  type TicketStatus,
+} from '@rpm/contracts';
+import { and, asc, count, desc, eq, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { uuidv7 } from 'uuidv7';
+import type { TenantTransaction } from '../../db/database.js';
+import {
+  alerts,
+  patientContacts,
+  patients,
+  patientStatusChanges,
+  sosCaseActions,
+  sosCases,
+  tickets,
+} from '../../db/schema.js';
+import { AppError } from '../../http/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import { recordAudit } from '../audit/store.js';
+import { cancelJob } from '../jobs/queue.js';
+import { publishEvent } from '../realtime/publish.js';
+import { listFollowers, queueCall, sendPatientMessage } from './delivery.js';
+import { asCaller, fieldError, requirePatient, type AlertEnvironment } from './environment.js';
+import { handleLevelSignal, sosKpiJobKey } from './escalation.js';
+import type { AlertPatient } from './patient-context.js';
+import { recordCaseHistory, recordTicketHistory } from './records.js';
+import type { LevelSignal } from './signals.js';
+import { renderAlertText } from './texts.js';
+import {
+  actorNames,
+  locationOf,
+  patientSearchText,
+  selectCases,
+  toCaseSummary,
+  toContact,
+  toVitals,
+} from './views.js';
+
+const escapeLike = (text: string) => `%${text.replace(/[%_\\]/g, '\\$&')}%`;
+
+export interface Page<T> {
+  items: T[];
+  page: number;
+  size: number;
+  total: number;
+}
+
+function caseConditions(query: SosCaseListQuery): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [];
+  if (query.status !== undefined) conditions.push(eq(sosCases.status, query.status));
+  if (query.open === true) conditions.push(ne(sosCases.status, 'CLOSED'));
+  if (query.open === false) conditions.push(eq(sosCases.status, 'CLOSED'));
+  if (query.search !== undefined && query.search !== '')
+    conditions.push(ilike(patientSearchText, escapeLike(query.search)));
+  return and(...conditions);
+}
+
+function caseOrder(query: SosCaseListQuery): SQL[] {
+  const direction = query.sortType === 'asc' ? asc : desc;
+  switch (query.sortField) {
+    case 'opened':
+      return [direction(sosCases.openedAt), direction(sosCases.id)];
+    case 'status':
+      return [
+        direction(
+          sql`CASE ${sosCases.status} WHEN 'NEW' THEN 0 WHEN 'IN_PROCESS' THEN 1 WHEN 'RESOLVED' THEN 2 ELSE 3 END`,
+        ),
+        desc(sosCases.openedAt),
+      ];
+    case 'patient':
+      return [
+        direction(sql`lower(${patients.firstName} || ' ' || ${patients.lastName})`),
+        desc(sosCases.openedAt),
+      ];
+    case 'kpiDue':
+      return [direction(sosCases.kpiDueAt), direction(sosCases.id)];
+  }
+}
+
+/** The SOS call list (spec §2): the caller's centers' cases, paged, searchable, sortable. */
+export async function listSosCases(
+  environment: AlertEnvironment,
+  query: SosCaseListQuery,
+): Promise<Page<SosCaseSummary>> {
+  return asCaller(environment, async (tx) => {
+    const where = caseConditions(query);
+    const rows = await selectCases(tx)
+      .where(where)
+      .orderBy(...caseOrder(query))
+      .limit(query.size)
+      .offset(query.page * query.size);
+    const totals = await tx
+      .select({ total: count() })
+      .from(sosCases)
+      .innerJoin(patients, and(eq(patients.tenantId, sosCases.tenantId), eq(patients.id, sosCases.patientId)))
+      .where(where);
+    return {
+      items: rows.map(toCaseSummary),
+      page: query.page,
+      size: query.size,
+      total: totals[0]?.total ?? 0,
+    };
+  });
+}
+
+async function caseDetail(tx: TenantTransaction, id: string): Promise<SosCaseDetail> {
+  const [row] = await selectCases(tx).where(eq(sosCases.id, id)).limit(1);
+  if (row === undefined) throw new AppError('sosCase.notFound');
+  const history = await tx
+    .select()
+    .from(sosCaseActions)
+    .where(eq(sosCaseActions.sosCaseId, id))
+    .orderBy(asc(sosCaseActions.at), asc(sosCaseActions.id));
+  const names = await actorNames(
+    tx,
+    history.map((entry) => entry.actorId),
+  );
+  const followers = await listFollowers(tx, row.sosCase.patientId);
+  const { sosCase } = row;
+  return {
+    ...toCaseSummary(row),
+    vitals: toVitals(sosCase.vitals),
+    location: locationOf(sosCase),
+    resolvedAt: sosCase.resolvedAt?.toISOString() ?? null,
+    closedAt: sosCase.closedAt?.toISOString() ?? null,
+    closeReason: sosCase.closeReason,
+    history: history.map((entry) => ({
+      id: entry.id,
+      kind: entry.kind,
+      fromStatus: entry.fromStatus as SosCaseStatus | null,
+      toStatus: entry.toStatus as SosCaseStatus | null,
+      note: entry.note,
+      actor: entry.actorId === null ? null : { id: entry.actorId, fullName: names.get(entry.actorId) ?? '' },
+      at: entry.at.toISOString(),
+    })),
+    followers: followers.map(toContact),
+    allowedActions: actionsFrom(SOS_CASE_ACTIONS, sosCase.status as SosCaseStatus),
+  };
+}
+
+/** A case with its vitals, location, followers and history (patient in SOS). Audited. */
+export async function readSosCase(environment: AlertEnvironment, id: string): Promise<SosCaseDetail> {
+  return asCaller(environment, async (tx) => {
+    const detail = await caseDetail(tx, id);
+    await recordAudit(tx, environment.auth.tenantId, environment.audit, {
+      action: 'SOS_CASE_VIEWED',
+      targetType: 'sosCase',
+      targetId: id,
+      details: { patientId: detail.patient.id },
+    });
+    return detail;
+  });
+}
+
+const CASE_AUDIT: Record<SosCaseAction, AuditAction> = {
+  accept: 'SOS_CASE_ACCEPTED',
+  resolve: 'SOS_CASE_RESOLVED',
+  reopen: 'SOS_CASE_REOPENED',
+  close: 'SOS_CASE_CLOSED',
+};
+
+/** What the case's ticket does when the case moves (when the ticket machine allows it). */
+const TICKET_FOLLOWS: Record<SosCaseAction, TicketAction[]> = {
+  accept: ['assign', 'start'],
+  resolve: ['complete'],
+  reopen: ['reject'],
+  close: ['close'],
+};
+
+async function syncTicket(
+  tx: TenantTransaction,
+  clock: Clock,
+  environment: AlertEnvironment,
+  sosCaseId: string,
+  action: SosCaseAction,
+  reason: string,
+  healthCenterId: string | null,
+) {
+  const [ticket] = await tx
+    .select()
+    .from(tickets)
+    .where(eq(tickets.sosCaseId, sosCaseId))
+    .limit(1)
+    .for('update');
+  if (ticket === undefined) return;
+  let status = ticket.status as TicketStatus;
+  const steps: TicketAction[] =
+    action === 'close' && status !== 'COMPLETED' ? ['cancel'] : TICKET_FOLLOWS[action];
+  const now = clock.now();
+  const actorId = environment.auth.userId;
+  let moved = false;
+  for (const step of steps) {
+    const result = transition(TICKET_ACTIONS, status, step, reason === '' ? 'SOS case' : reason);
+    if (!result.ok) continue;
+    await recordTicketHistory(tx, {
+      tenantId: environment.auth.tenantId,
+      ticketId: ticket.id,
+      patientId: ticket.patientId,
+      action: step.toUpperCase(),
+      fromStatus: status,
+      toStatus: result.to,
+      note: reason,
+      actorId,
+      at: now,
+    });
+    status = result.to;
+    moved = true;
+  }
+  if (!moved) return;
+  const isFinal = status === 'SUCCESS' || status === 'CANCELED';
+  await tx
+    .update(tickets)
+    .set({
+      status,
+      updatedAt: now,
+      ...(action === 'accept' ? { assigneeId: actorId, currentAction: 'SOS' } : {}),
+      ...(isFinal ? { closedAt: now } : {}),
+      ...(status === 'CANCELED' ? { cancelReason: reason } : {}),
+    })
+    .where(eq(tickets.id, ticket.id));
+  await publishEvent(tx, environment.auth.tenantId, {
+    type: 'ticket.updated',
+    patientId: ticket.patientId,
+    healthCenterId,
+    payload: { ticketId: ticket.id, status },
+  });
+}
+
+/**
+ * Moves a case along its machine (contracts SOS_CASE_ACTIONS): sosCase.invalidTransition from a
+ * state the action does not start from, sosCase.reasonRequired without a needed reason. The case's
+ * ticket follows; accepting stops the KPI timer; closing resolves the case's alerts.
+ */
+export async function changeSosCase(
+  environment: AlertEnvironment,
+  id: string,
+  action: SosCaseAction,
+  reasonText: string | undefined,
+): Promise<SosCaseDetail> {
+  return asCaller(environment, async (tx) => {
+    const [sosCase] = await tx.select().from(sosCases).where(eq(sosCases.id, id)).limit(1).for('update');
+    if (sosCase === undefined) throw new AppError('sosCase.notFound');
+    const from = sosCase.status as SosCaseStatus;
+    const result = transition(SOS_CASE_ACTIONS, from, action, reasonText);
+    if (!result.ok) {
+      if (result.problem === 'invalidTransition') throw new AppError('sosCase.invalidTransition');
+      throw fieldError('sosCase.reasonRequired', 'body.reason', 'too_small');
+    }
+    const reason = (reasonText ?? '').trim();
+    const now = environment.clock.now();
+    const { userId, tenantId } = environment.auth;
+    await tx
+      .update(sosCases)
+      .set({
+        status: result.to,
+        updatedAt: now,
+        ...(action === 'accept' ? { assignedTo: userId, acceptedAt: now } : {}),
+        ...(action === 'resolve' ? { resolvedAt: now } : {}),
+        ...(action === 'reopen' ? { resolvedAt: null } : {}),
+        ...(action === 'close' ? { closedAt: now, closeReason: reason } : {}),
+      })
+      .where(eq(sosCases.id, id));
+    await recordCaseHistory(tx, {
+      tenantId,
+      sosCaseId: id,
+      patientId: sosCase.patientId,
+      kind: action.toUpperCase(),
+      fromStatus: from,
+      toStatus: result.to,
+      note: reason,
+      actorId: userId,
+      at: now,
+    });
+    if (action === 'accept' || action === 'close') await cancelJob(tx, sosKpiJobKey(id));
+    if (action === 'accept' || action === 'close') {
+      const done =
+        action === 'close'
+          ? { status: 'RESOLVED', resolvedAt: now, resolvedBy: userId }
+          : { status: 'ACKNOWLEDGED', acknowledgedAt: now, acknowledgedBy: userId };
+      await tx
+        .update(alerts)
+        .set(done)
+        .where(
+          and(
+            eq(alerts.sosCaseId, id),
+            inArray(alerts.status, action === 'close' ? ['OPEN', 'ACKNOWLEDGED'] : ['OPEN']),
+          ),
+        );
+    }
+    const [patient] = await tx
+      .select({ healthCenterId: patients.healthCenterId })
+      .from(patients)
+      .where(eq(patients.id, sosCase.patientId))
+      .limit(1);
+    const healthCenterId = patient?.healthCenterId ?? null;
+    await syncTicket(tx, environment.clock, environment, id, action, reason, healthCenterId);
+    await recordAudit(tx, tenantId, environment.audit, {
+      action: CASE_AUDIT[action],
+      targetType: 'sosCase',
+      targetId: id,
+      details: { from, to: result.to, reason, patientId: sosCase.patientId },
+    });
+    await publishEvent(tx, tenantId, {
+      type: 'sos.updated',
+      patientId: sosCase.patientId,
+      healthCenterId,
+      payload: { sosCaseId: id, status: result.to, action },
+    });
+    return caseDetail(tx, id);
+  });
+}
+
+/**
+ * Logs what the operator did (spec §3 action taken): a call to the patient or a follower, an SMS,
+ * a dispatch, a note. Calls and SMS to a follower are placed and recorded (SMS and call
+ * management). A closed case takes no more actions (sosCase.invalidTransition).
+ */
+export async function logSosStep(
+  environment: AlertEnvironment,
+  id: string,
+  step: SosCaseStep,
+): Promise<SosCaseDetail> {
+  return asCaller(environment, async (tx) => {
+    const [sosCase] = await tx.select().from(sosCases).where(eq(sosCases.id, id)).limit(1).for('update');
+    if (sosCase === undefined) throw new AppError('sosCase.notFound');
+    if (sosCase.status === 'CLOSED') throw new AppError('sosCase.invalidTransition');
+    const { tenantId, userId } = environment.auth;
+    const { clock } = environment;
+    const patient = await requirePatient(tx, sosCase.patientId);
+    const needsContact = step.type === 'CALL_FOLLOWER' || step.type === 'SMS';
+    let contactName = '';
+    if (needsContact && step.contactId !== undefined) {
+      const [contact] = await tx
+        .select()
+        .from(patientContacts)
+        .where(and(eq(patientContacts.id, step.contactId), eq(patientContacts.patientId, patient.id)))
+        .limit(1);
+      if (contact === undefined) throw fieldError('contact.notFound', 'body.contactId');
+      contactName = `${contact.name} (${contact.phone})`;
+      const link = { patient, sosCaseId: id, contact };
+      if (step.type === 'CALL_FOLLOWER') {
+        await queueCall(tx, clock, tenantId, {
+          ...link,
+          to: contact.phone,
+          toName: contact.name,
+          purpose: 'SOS_OPERATOR_CALL',
+        });
+      } else {
+        await sendPatientMessage(tx, clock, tenantId, {
+          ...link,
+          channel: 'SMS',
+          recipient: contact.phone,
+          toName: contact.name,
+          body:
+            step.note === ''
+              ? renderAlertText(patient.language, 'SOS_FOLLOWER', {
+                  name: patient.fullName,
+                  level: sosCase.reason,
+                  hotline: patient.hotline,
+                  location: locationOf(sosCase),
+                })
+              : step.note,
+          purpose: 'SOS_OPERATOR_SMS',
+        });
+      }
+    } else if (step.type === 'CALL_PATIENT' && patient.phone !== null) {
+      await queueCall(tx, clock, tenantId, {
+        patient,
+        sosCaseId: id,
+        to: patient.phone,
+        toName: patient.fullName,
+        purpose: 'SOS_OPERATOR_CALL',
+      });
+    }
+    const note = [contactName, step.note].filter((part) => part !== '').join(': ');
+    await recordCaseHistory(tx, {
+      tenantId,
+      sosCaseId: id,
+      patientId: patient.id,
+      kind: step.type,
+      note,
+      actorId: userId,
+      at: clock.now(),
+    });
+    await recordAudit(tx, tenantId, environment.audit, {
+      action: 'SOS_CASE_STEP_LOGGED',
+      targetType: 'sosCase',
+      targetId: id,
+      details: { type: step.type, patientId: patient.id },
+    });
+    await publishEvent(tx, tenantId, {
+      type: 'sos.updated',
+      patientId: patient.id,
+      healthCenterId: patient.healthCenterId,
+      payload: { sosCaseId: id, step: step.type },
+    });
+    return caseDetail(tx, id);
+  });
+}
+
+/** Raises the patient's status to SOS (history and live event), as the status engine does for readings. */
+async function raiseStatusToSos(
+  tx: TenantTransaction,
+  clock: Clock,
+  tenantId: string,
+  patient: AlertPatient,
+  actorId: string | null,
+  reason: string,
+) {
+  if (patient.status === 'SOS') return;
+  const now = clock.now();
+  await tx.update(patients).set({ status: 'SOS' }).where(eq(patients.id, patient.id));
+  await tx.insert(patientStatusChanges).values({
+    tenantId,
+    id: uuidv7(),
+    patientId: patient.id,
+    fromStatus: patient.status,
+    toStatus: 'SOS',
+    reason,
+    changedBy: actorId,
+    changedAt: now,
+  });
+  await publishEvent(tx, tenantId, {
+    type: 'patient.statusChanged',
+    patientId: patient.id,
+    healthCenterId: patient.healthCenterId,
+    payload: { patientId: patient.id, from: patient.status, to: 'SOS', reason, automatic: actorId === null },
+  });
+}
+
+/**
+ * An SOS outside the readings: the patient app's SOS button or fall, or a hotline call an operator
+ * records. Sub-users never raise SOS (sosCase.subUser). Opens the case (or adds to the open one).
+ */
+export async function raiseSos(
+  tx: TenantTransaction,
+  clock: Clock,
+  tenantId: string,
+  patient: AlertPatient,
+  input: {
+    source: LevelSignal['source'];
+    location: { lat: number; lng: number } | null;
+    actorId: string | null;
+    note: string;
+  },
+): Promise<string> {
+  if (patient.isSubUser) throw new AppError('sosCase.subUser');
+  const previousStatus = patient.status;
+  await raiseStatusToSos(
+    tx,
+    clock,
+    tenantId,
+    patient,
+    input.actorId,
+    `${input.source}${input.note === '' ? '' : `: ${input.note}`}`,
+  );
+  const outcome = await handleLevelSignal(tx, clock, {
+    tenantId,
+    patientId: patient.id,
+    healthCenterId: patient.healthCenterId,
+    level: 'SOS',
+    previousStatus,
+    alertType: input.source === 'FALL' ? 'FALL' : 'CALL',
+    vitals: [],
+    location: input.location,
+    source: input.source,
+  });
+  if (outcome.sosCaseId === null) throw new AppError('patient.accountDeleted');
+  return outcome.sosCaseId;
+}
+
+/** An operator records a patient's hotline call: an SOS case opens (spec §1 hotline call). */
+export async function raiseHotlineSos(
+  environment: AlertEnvironment,
+  patientId: string,
+  input: { note: string; location?: { lat: number; lng: number } | null },
+): Promise<SosCaseDetail> {
+  return asCaller(environment, async (tx) => {
+    const patient = await requirePatient(tx, patientId, { lock: true });
+    const sosCaseId = await raiseSos(tx, environment.clock, environment.auth.tenantId, patient, {
+      source: 'HOTLINE_CALL',
+      location: input.location ?? null,
+      actorId: environment.auth.userId,
+      note: input.note,
+    });
+    if (input.note !== '') {
+      await recordCaseHistory(tx, {
+        tenantId: environment.auth.tenantId,
+        sosCaseId,
+        patientId,
+        kind: 'NOTE',
+        note: input.note,
+        actorId: environment.auth.userId,
+        at: environment.clock.now(),
+      });
+    }
+    return caseDetail(tx, sosCaseId);
+  });
+}

@@ -1,0 +1,7 @@
+/**
+ * Every module that defines jobs (defineTask / definePeriodicTask) is imported here, so the
+ * runner knows all tasks before it starts. Add one line per module.
+ */
+import '../alerts/jobs.js';
+
+export {};

@@ -1,0 +1,207 @@
+import {
+  LIVE_CLOSE_CODES,
+  liveClientMessageSchema,
+  type LiveEvent,
+  type LiveServerMessage,
+} from '@rpm/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WebSocket } from 'ws';
+import { withCaller } from '../../db/caller.js';
+import type { CenterVisibility, Database } from '../../db/database.js';
+import type { AuthContext } from '../../http/access.js';
+import type { Clock } from '../../lib/clock.js';
+import type { EventHub, LiveSubscriber } from './hub.js';
+import { EVENT_PAGE, eventsAfter, latestSessionOfFamily } from './store.js';
+
+/** A client that does not drain its socket is dropped; it resumes where it was on reconnect. */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** Events held for a client while its replay runs. */
+const MAX_PENDING_EVENTS = 10_000;
+const RESUME_TIMEOUT_MILLISECONDS = 10_000;
+
+export interface ConnectionEnvironment {
+  database: Database;
+  clock: Clock;
+  hub: EventHub;
+  log: FastifyBaseLogger;
+}
+
+/** The part of a ws socket a live connection uses. */
+export type LiveSocket = Pick<WebSocket, 'on' | 'send' | 'close' | 'ping' | 'terminate' | 'bufferedAmount'>;
+
+type SessionFingerprint = string;
+const fingerprintOf = (row: {
+  tenantId: string;
+  levelId: string | null;
+  filterScopeId: string | null;
+  filterCenterId: string | null;
+}): SessionFingerprint => [row.tenantId, row.levelId, row.filterScopeId, row.filterCenterId].join('|');
+
+/**
+ * One live socket: waits for `resume`, replays what the caller may see after the given id
+ * (through withCaller, so the database's center policies decide), then streams what the hub hands
+ * it. Events arriving during the replay are held and sent after it, each id at most once and in
+ * order. The login behind the socket is checked with every heartbeat.
+ */
+export class LiveConnection implements LiveSubscriber {
+  readonly tenantId: string;
+  readonly visibility: CenterVisibility;
+  private lastSentId = 0;
+  private isResumed = false;
+  private isClosed = false;
+  private hasResumeStarted = false;
+  private pending: LiveEvent[] = [];
+  private joinedLastId = 0;
+  private joined: Promise<void>;
+  private isAlive = true;
+  private sessionFingerprint: SessionFingerprint | undefined;
+  private readonly resumeTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly socket: LiveSocket,
+    private readonly auth: AuthContext,
+    private readonly environment: ConnectionEnvironment,
+    private readonly onClosed: (connection: LiveConnection) => void,
+  ) {
+    this.tenantId = auth.tenantId;
+    this.visibility = auth.visibility;
+    this.resumeTimer = setTimeout(() => {
+      this.close(LIVE_CLOSE_CODES.badRequest, 'resume expected');
+    }, RESUME_TIMEOUT_MILLISECONDS);
+    this.resumeTimer.unref();
+    socket.on('pong', () => {
+      this.isAlive = true;
+    });
+    socket.on('close', () => {
+      this.dispose();
+    });
+    socket.on('error', () => {
+      this.dispose();
+    });
+    socket.on('message', (data, isBinary) => {
+      void this.receive(isBinary ? '' : Buffer.isBuffer(data) ? data.toString('utf8') : '');
+    });
+    // Tracked from the start, so nothing committed between now and the replay is missed.
+    this.joined = environment.hub.join(this).then(
+      ({ lastId }) => {
+        this.joinedLastId = lastId;
+      },
+      (error: unknown) => {
+        environment.log.warn({ err: error }, 'realtime: could not follow the tenant');
+        this.close(1011, 'unavailable');
+      },
+    );
+  }
+
+  deliver(event: LiveEvent): void {
+    if (this.isClosed) return;
+    if (!this.isResumed) {
+      this.pending.push(event);
+      if (this.pending.length > MAX_PENDING_EVENTS) this.close(LIVE_CLOSE_CODES.tooSlow, 'too slow');
+      return;
+    }
+    this.send(event);
+  }
+
+  /** Heartbeat: drop a socket that stopped answering, close one whose login ended or changed. */
+  async check(): Promise<void> {
+    if (this.isClosed) return;
+    if (!this.isAlive) {
+      this.socket.terminate();
+      this.dispose();
+      return;
+    }
+    this.isAlive = false;
+    this.socket.ping();
+    const session = await latestSessionOfFamily(this.environment.database.system, this.auth.familyId);
+    if (session === undefined || (session.revokedReason !== null && session.revokedReason !== 'rotated')) {
+      this.close(
+        session?.revokedReason === 'replaced'
+          ? LIVE_CLOSE_CODES.loggedInElsewhere
+          : LIVE_CLOSE_CODES.sessionEnded,
+        'session ended',
+      );
+      return;
+    }
+    if ((session.refreshExpiresAt ?? session.expiresAt).getTime() <= this.environment.clock.now().getTime()) {
+      this.close(LIVE_CLOSE_CODES.sessionEnded, 'session expired');
+      return;
+    }
+    const fingerprint = fingerprintOf(session);
+    this.sessionFingerprint ??= fingerprint;
+    if (fingerprint !== this.sessionFingerprint)
+      this.close(LIVE_CLOSE_CODES.sessionChanged, 'session changed');
+  }
+
+  close(code: number, reason: string): void {
+    if (this.isClosed) return;
+    this.socket.close(code, reason);
+    this.dispose();
+  }
+
+  private async receive(text: string): Promise<void> {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      message = undefined;
+    }
+    const parsed = liveClientMessageSchema.safeParse(message);
+    if (!parsed.success || this.hasResumeStarted) {
+      this.close(LIVE_CLOSE_CODES.badRequest, 'one resume message expected');
+      return;
+    }
+    this.hasResumeStarted = true;
+    clearTimeout(this.resumeTimer);
+    try {
+      await this.resume(parsed.data.after);
+    } catch (error) {
+      this.environment.log.warn({ err: error }, 'realtime: replay failed');
+      this.close(1011, 'replay failed');
+    }
+  }
+
+  private async resume(after: number | null): Promise<void> {
+    await this.joined;
+    // The fingerprint of the login as it was when the socket opened.
+    const session = await latestSessionOfFamily(this.environment.database.system, this.auth.familyId);
+    if (session !== undefined) this.sessionFingerprint = fingerprintOf(session);
+    // An id beyond anything committed comes from another history: start from now.
+    this.lastSentId = after === null ? this.joinedLastId : Math.min(after, this.joinedLastId);
+    for (;;) {
+      if (this.isClosed) return;
+      const page = await withCaller(this.environment.database, this.auth, (tx) =>
+        eventsAfter(tx, this.lastSentId),
+      );
+      for (const event of page) this.send(event);
+      if (page.length < EVENT_PAGE) break;
+    }
+    for (const event of this.pending) this.send(event);
+    this.pending = [];
+    this.isResumed = true;
+    this.write({ type: 'resumed', lastId: this.lastSentId });
+  }
+
+  private send(event: LiveEvent): void {
+    if (this.isClosed || event.id <= this.lastSentId) return;
+    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.close(LIVE_CLOSE_CODES.tooSlow, 'too slow');
+      return;
+    }
+    this.lastSentId = event.id;
+    this.write(event);
+  }
+
+  private write(message: LiveServerMessage): void {
+    this.socket.send(JSON.stringify(message));
+  }
+
+  private dispose(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    clearTimeout(this.resumeTimer);
+    this.pending = [];
+    this.environment.hub.leave(this);
+    this.onClosed(this);
+  }
+}

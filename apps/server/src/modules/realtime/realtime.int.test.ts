@@ -1,0 +1,240 @@
+import { LIVE_CLOSE_CODES, type LiveEvent, type LiveServerMessage } from '@rpm/contracts';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { createTestApp, logIn, withSession } from '../../../test/app.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/database.js';
+import { createHealthCenter, createTenant, createTenantUser } from '../../../test/factories.js';
+import { SESSION_COOKIE } from '../../http/access.js';
+import { publishEvent, type EventInput } from './publish.js';
+
+let testDb: TestDatabase;
+let app: FastifyInstance;
+let baseUrl: string;
+let tenant: { id: string; code: string };
+let otherTenant: { id: string; code: string };
+let centerA: string;
+let centerB: string;
+let operatorEmail: string;
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  app = await createTestApp(testDb.database);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  baseUrl = `ws://127.0.0.1:${String(typeof address === 'object' && address !== null ? address.port : 0)}/ws`;
+  tenant = await createTenant(testDb.database);
+  otherTenant = await createTenant(testDb.database);
+  centerA = (await createHealthCenter(testDb.database, tenant.id)).id;
+  centerB = (await createHealthCenter(testDb.database, tenant.id)).id;
+  operatorEmail =
+    (await createTenantUser(testDb.database, tenant.id, { role: 'OPERATOR', healthCenterId: centerA }))
+      .email ?? '';
+});
+afterAll(async () => {
+  await app.close();
+  await testDb.drop();
+});
+
+const publish = (tenantId: string, event: EventInput) =>
+  testDb.database.withTenant(tenantId, (tx) => publishEvent(tx, tenantId, event));
+const sos = (n: number, healthCenterId: string | null = centerA): EventInput => ({
+  type: 'sos.opened',
+  healthCenterId,
+  payload: { n },
+});
+
+/** A live client: every message it received, and helpers to wait for some. */
+class Client {
+  readonly messages: LiveServerMessage[] = [];
+  closeCode: number | undefined;
+  private waiters: (() => void)[] = [];
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', (data: Buffer) => {
+      this.messages.push(JSON.parse(data.toString('utf8')) as LiveServerMessage);
+      this.notify();
+    });
+    socket.on('close', (code) => {
+      this.closeCode = code;
+      this.notify();
+    });
+  }
+  get events(): LiveEvent[] {
+    return this.messages.filter((message): message is LiveEvent => message.type !== 'resumed');
+  }
+  async until(condition: () => boolean, timeoutMilliseconds = 10_000): Promise<void> {
+    const started = Date.now();
+    while (!condition()) {
+      if (Date.now() - started > timeoutMilliseconds)
+        throw new Error(`timed out; received ${JSON.stringify(this.messages)}`);
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+  }
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.socket.once('close', () => {
+        resolve();
+      });
+      this.socket.close();
+    });
+  }
+  private notify() {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
+
+async function connect(token: string | undefined, after: number | null): Promise<Client> {
+  const socket = new WebSocket(
+    baseUrl,
+    token === undefined ? {} : { headers: { cookie: `${SESSION_COOKIE}=${token}` } },
+  );
+  const client = new Client(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => {
+      resolve();
+    });
+    socket.once('error', reject);
+  });
+  socket.send(JSON.stringify({ type: 'resume', after }));
+  await client.until(() => client.messages.some((message) => message.type === 'resumed'));
+  return client;
+}
+
+describe('the live channel', () => {
+  it('refuses a socket without a valid session', async () => {
+    for (const headers of [{}, { cookie: `${SESSION_COOKIE}=not-a-token` }]) {
+      const status = await new Promise<number>((resolve, reject) => {
+        const socket = new WebSocket(baseUrl, { headers });
+        socket.once('unexpected-response', (_request, response) => {
+          resolve(response.statusCode ?? 0);
+        });
+        socket.once('open', () => {
+          reject(new Error('the socket was accepted'));
+        });
+      });
+      expect(status).toBe(401);
+    }
+  });
+
+  it('delivers events published while connected, in order, with the message shape', async () => {
+    const token = await logIn(app, tenant.code, operatorEmail);
+    const client = await connect(token, null);
+    const ids: number[] = [];
+    for (let n = 1; n <= 5; n++) ids.push(await publish(tenant.id, sos(n)));
+    await client.until(() => client.events.length === 5);
+    expect(client.events.map((event) => event.payload)).toEqual([
+      { n: 1 },
+      { n: 2 },
+      { n: 3 },
+      { n: 4 },
+      { n: 5 },
+    ]);
+    const received = client.events.map((event) => event.id);
+    expect([...received].sort((a, b) => a - b)).toEqual(received);
+    expect(client.events[0]).toMatchObject({ type: 'sos.opened', patientId: null, healthCenterId: centerA });
+    expect(Date.parse(client.events[0]?.createdAt ?? '')).not.toBeNaN();
+    await client.close();
+  });
+
+  it('after a disconnect, resuming from the last id delivers every missed event exactly once', async () => {
+    const token = await logIn(app, tenant.code, operatorEmail);
+    const first = await connect(token, null);
+    for (let n = 1; n <= 3; n++) await publish(tenant.id, sos(n));
+    await first.until(() => first.events.length === 3);
+    const lastSeen = first.events.at(-1)?.id ?? 0;
+    await first.close();
+    // Missed while away, some of them committed concurrently.
+    await Promise.all([4, 5, 6, 7, 8, 9, 10, 11].map((n) => publish(tenant.id, sos(n))));
+    const second = await connect(token, lastSeen);
+    await publish(tenant.id, sos(12));
+    await second.until(() => second.events.length >= 9);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const payloads = second.events.map((event) => (event.payload as { n: number }).n);
+    expect([...payloads].sort((a, b) => a - b)).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(payloads.at(-1)).toBe(12);
+    expect(new Set(second.events.map((event) => event.id)).size).toBe(9);
+    expect(second.events.every((event) => event.id > lastSeen)).toBe(true);
+    await second.close();
+  });
+
+  it("never delivers another center's or another tenant's events, live or replayed", async () => {
+    const token = await logIn(app, tenant.code, operatorEmail);
+    const before = await publish(tenant.id, sos(0));
+    const client = await connect(token, null);
+    await publish(tenant.id, sos(101, centerB));
+    await publish(otherTenant.id, sos(102, null));
+    await publish(tenant.id, sos(103, null));
+    await publish(tenant.id, sos(104, centerA));
+    await client.until(() => client.events.length === 2);
+    const replayed = await connect(token, before - 1);
+    await replayed.until(() => replayed.events.length >= 3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(client.events.map((event) => event.payload)).toEqual([{ n: 103 }, { n: 104 }]);
+    expect(replayed.events.map((event) => event.payload)).toEqual([{ n: 0 }, { n: 103 }, { n: 104 }]);
+    await client.close();
+    await replayed.close();
+  });
+
+  it('never delivers an event whose transaction rolled back', async () => {
+    const token = await logIn(app, tenant.code, operatorEmail);
+    const client = await connect(token, null);
+    await expect(
+      testDb.database.withTenant(tenant.id, async (tx) => {
+        await publishEvent(tx, tenant.id, sos(201));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    await publish(tenant.id, sos(202));
+    await client.until(() => client.events.length === 1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(client.events.map((event) => event.payload)).toEqual([{ n: 202 }]);
+    await client.close();
+  });
+
+  it('numbers events in commit order, so a late commit is not skipped by a resume', async () => {
+    let releaseFirst: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    const first = testDb.database.withTenant(tenant.id, async (tx) => {
+      await publishEvent(tx, tenant.id, sos(301));
+      await gate;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const token = await logIn(app, tenant.code, operatorEmail);
+    const client = await connect(token, null);
+    await publish(tenant.id, sos(302));
+    await client.until(() => client.events.length === 1);
+    const seen = client.events[0]?.id ?? 0;
+    await client.close();
+    releaseFirst();
+    await first;
+    // The earlier-started transaction committed last: its event comes after what the client saw.
+    const resumed = await connect(token, seen);
+    await resumed.until(() => resumed.events.length === 1);
+    expect(resumed.events.map((event) => event.payload)).toEqual([{ n: 301 }]);
+    await resumed.close();
+  });
+
+  it('closes the socket when the session ends or the account logs in elsewhere', async () => {
+    const token = await logIn(app, tenant.code, operatorEmail);
+    const client = await connect(token, null);
+    expect(
+      (await app.inject({ method: 'POST', url: '/auth/logout', ...withSession(token) })).statusCode,
+    ).toBe(200);
+    await app.realtime.checkConnections();
+    await client.until(() => client.closeCode !== undefined);
+    expect(client.closeCode).toBe(LIVE_CLOSE_CODES.sessionEnded);
+
+    const second = await connect(await logIn(app, tenant.code, operatorEmail), null);
+    await logIn(app, tenant.code, operatorEmail);
+    await app.realtime.checkConnections();
+    await second.until(() => second.closeCode !== undefined);
+    expect(second.closeCode).toBe(LIVE_CLOSE_CODES.loggedInElsewhere);
+  });
+});

@@ -1,0 +1,236 @@
+import {
+  FUTURE_SKEW_MS,
+  HEALTH_VIEW_MAX_DAYS,
+  HEALTH_VIEW_RESOLUTION,
+  displayUnit,
+  type HealthDataQuery,
+  type HealthSeries,
+  type LatestReadings,
+  type Measure,
+  type SportType,
+} from '@rpm/contracts';
+import { AppError } from '../../http/app-error.js';
+import { DAY } from '../../lib/clock.js';
+import { recordAudit } from '../audit/store.js';
+import {
+  findEcg,
+  findSleep,
+  latestValues,
+  listEcg,
+  listSleep,
+  listSport,
+  rawPoints,
+  rollupPoints,
+} from './fetch-store.js';
+import { unpackSamples } from './ingest-store.js';
+import { withVitalsPatient, type VitalsEnvironment, type VitalsPatient } from './patient-access.js';
+import { displayOf, tenantUnits } from './units.js';
+import type { TenantTransaction } from '../../db/database.js';
+
+const iso = (date: Date) => date.toISOString();
+
+/** Reads of one patient's health data: health.view, the patient visible, and an audit row (PHI read). */
+function readPatient<T>(
+  environment: VitalsEnvironment,
+  patientId: string,
+  what: string,
+  work: (tx: TenantTransaction, patient: VitalsPatient) => Promise<T>,
+) {
+  return withVitalsPatient(
+    environment,
+    { patientId, permission: 'health.view', lock: false, write: false },
+    async (tx, patient) => {
+      const result = await work(tx, patient);
+      await recordAudit(tx, patient.tenantId, environment.audit, {
+        action: 'HEALTH_DATA_VIEWED',
+        subjectUserId: patient.userId,
+        targetType: 'patient',
+        targetId: patient.id,
+        details: { what },
+      });
+      return result;
+    },
+  );
+}
+
+/**
+ * Spec §8 "invalid health-data date range": from must be before to, the range no longer than the
+ * view allows, and not starting in the future.
+ */
+export function checkRange(
+  query: Pick<HealthDataQuery, 'from' | 'to' | 'view'>,
+  now: Date,
+): { from: Date; to: Date } {
+  const from = new Date(query.from);
+  const to = new Date(query.to);
+  if (
+    from >= to ||
+    to.getTime() - from.getTime() > HEALTH_VIEW_MAX_DAYS[query.view] * DAY ||
+    from.getTime() > now.getTime() + FUTURE_SKEW_MS
+  ) {
+    throw new AppError('health.invalidDateRange');
+  }
+  return { from, to };
+}
+
+/** GET /health/patients/:patientId/data: raw readings for a day, hourly rollups for a week, daily for month and year. */
+export async function readSeries(
+  environment: VitalsEnvironment,
+  patientId: string,
+  query: HealthDataQuery,
+): Promise<HealthSeries> {
+  const { from, to } = checkRange(query, environment.clock.now());
+  const units = await tenantUnits(environment.database, environment.auth.tenantId);
+  const resolution = HEALTH_VIEW_RESOLUTION[query.view];
+  const points = await readPatient(
+    environment,
+    patientId,
+    `data:${query.measure}:${query.view}`,
+    (tx, patient) =>
+      resolution === 'raw'
+        ? rawPoints(tx, patient.tenantId, patient.id, query.measure, from, to)
+        : rollupPoints(
+            tx,
+            resolution === 'hour' ? 'readings_hourly' : 'readings_daily',
+            patient.tenantId,
+            patient.id,
+            query.measure,
+            from,
+            to,
+          ),
+  );
+  const convert = (value: number) => displayOf(query.measure, value, units);
+  return {
+    measure: query.measure,
+    unit: displayUnit(query.measure, units),
+    view: query.view,
+    resolution,
+    from: iso(from),
+    to: iso(to),
+    points: points.map((point) => ({
+      at: iso(new Date(point.atMs)),
+      value: convert(point.value),
+      min: convert(point.min),
+      max: convert(point.max),
+      count: point.count,
+      source: point.source as HealthSeries['points'][number]['source'],
+    })),
+  };
+}
+
+/** GET /health/patients/:patientId/latest: the status and the latest value of each measure. */
+export async function readLatest(environment: VitalsEnvironment, patientId: string): Promise<LatestReadings> {
+  const units = await tenantUnits(environment.database, environment.auth.tenantId);
+  return readPatient(environment, patientId, 'latest', async (tx, patient) => {
+    const values = await latestValues(tx, patient.tenantId, patient.id);
+    return {
+      status: patient.status,
+      lastReadingAt: patient.lastReadingAt === null ? null : iso(patient.lastReadingAt),
+      alertsSuppressed: patient.alertsSuppressedUntilNormal,
+      readings: values.map((row) => {
+        const measure = row.measure as Measure;
+        return {
+          measure,
+          value: displayOf(measure, row.value, units),
+          unit: displayUnit(measure, units),
+          measuredAt: iso(new Date(row.atMs)),
+        };
+      }),
+    };
+  });
+}
+
+interface RecordQuery {
+  page: number;
+  size: number;
+  from?: string | undefined;
+  to?: string | undefined;
+}
+const pageOfQuery = (patient: VitalsPatient, query: RecordQuery) => ({
+  tenantId: patient.tenantId,
+  patientId: patient.id,
+  from: query.from === undefined ? undefined : new Date(query.from),
+  to: query.to === undefined ? undefined : new Date(query.to),
+  page: query.page,
+  size: query.size,
+});
+
+type EcgRow = NonNullable<Awaited<ReturnType<typeof findEcg>>>;
+const ecgSummary = (row: Omit<EcgRow, 'samples'>) => ({
+  id: row.id,
+  measuredAt: iso(row.measuredAt),
+  durationSeconds: row.durationSeconds,
+  sampleRate: row.sampleRate,
+  averageHeartRate: row.averageHeartRate,
+  hrv: row.hrv,
+  qt: row.qt,
+  respirationRate: row.respirationRate,
+  source: row.source as 'WIRELESS_DEVICE' | 'PHOTO_OCR' | 'MANUAL',
+});
+
+export function readEcgList(environment: VitalsEnvironment, patientId: string, query: RecordQuery) {
+  return readPatient(environment, patientId, 'ecg', async (tx, patient) => {
+    const { items, total } = await listEcg(tx, pageOfQuery(patient, query));
+    return { items: items.map(ecgSummary), page: query.page, size: query.size, total };
+  });
+}
+
+export function readEcg(environment: VitalsEnvironment, patientId: string, recordId: string) {
+  return readPatient(environment, patientId, `ecg:${recordId}`, async (tx, patient) => {
+    const row = await findEcg(tx, patient.tenantId, patient.id, recordId);
+    if (row === undefined) throw new AppError('health.recordNotFound');
+    return { ...ecgSummary(row), samples: unpackSamples(row.samples) };
+  });
+}
+
+type SleepRow = NonNullable<Awaited<ReturnType<typeof findSleep>>>;
+const sleepSummary = (row: SleepRow) => ({
+  id: row.id,
+  startAt: iso(row.startAt),
+  endAt: iso(row.endAt),
+  totalMinutes: row.totalMinutes,
+  deepMinutes: row.deepMinutes,
+  lightMinutes: row.lightMinutes,
+  remMinutes: row.remMinutes,
+  wakeCount: row.wakeCount,
+  fallingAsleepMinutes: row.fallingAsleepMinutes,
+  reSleepMinutes: row.reSleepMinutes,
+});
+
+export function readSleepList(environment: VitalsEnvironment, patientId: string, query: RecordQuery) {
+  return readPatient(environment, patientId, 'sleep', async (tx, patient) => {
+    const { items, total } = await listSleep(tx, pageOfQuery(patient, query));
+    return { items: items.map(sleepSummary), page: query.page, size: query.size, total };
+  });
+}
+
+export function readSleep(environment: VitalsEnvironment, patientId: string, recordId: string) {
+  return readPatient(environment, patientId, `sleep:${recordId}`, async (tx, patient) => {
+    const row = await findSleep(tx, patient.tenantId, patient.id, recordId);
+    if (row === undefined) throw new AppError('health.recordNotFound');
+    return { ...sleepSummary(row), stages: row.stages };
+  });
+}
+
+export function readSportList(environment: VitalsEnvironment, patientId: string, query: RecordQuery) {
+  return readPatient(environment, patientId, 'sport', async (tx, patient) => {
+    const { items, total } = await listSport(tx, pageOfQuery(patient, query));
+    return {
+      items: items.map((row) => ({
+        id: row.id,
+        sport: row.sport as SportType,
+        startAt: iso(row.startAt),
+        practiceSeconds: row.practiceSeconds,
+        steps: row.steps,
+        strideCm: row.strideCm,
+        tempo: row.tempo,
+        speedKmh: row.speedKmh,
+        heightM: row.heightM,
+        calories: row.calories,
+      })),
+      page: query.page,
+      size: query.size,
+      total,
+    };
+  });
+}

@@ -1,0 +1,86 @@
+import type { Permission, VitalStatus } from '@rpm/contracts';
+import { and, eq } from 'drizzle-orm';
+import type { Database, TenantTransaction } from '../../db/database.js';
+import { withCaller } from '../../db/caller.js';
+import { patients } from '../../db/schema.js';
+import type { AuthContext } from '../../http/access.js';
+import { AppError } from '../../http/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import type { AuditContext } from '../audit/store.js';
+
+export interface VitalsEnvironment {
+  database: Database;
+  clock: Clock;
+  auth: AuthContext;
+  audit: AuditContext;
+}
+
+export interface VitalsPatient {
+  tenantId: string;
+  id: string;
+  userId: string | null;
+  healthCenterId: string | null;
+  birthday: string | null;
+  status: VitalStatus;
+  accountKind: string;
+  alertsSuppressedUntilNormal: boolean;
+  lastReadingAt: Date | null;
+}
+
+const columns = {
+  tenantId: patients.tenantId,
+  id: patients.id,
+  userId: patients.userId,
+  healthCenterId: patients.healthCenterId,
+  birthday: patients.birthday,
+  status: patients.status,
+  accountKind: patients.accountKind,
+  alertsSuppressedUntilNormal: patients.alertsSuppressedUntilNormal,
+  lastReadingAt: patients.lastReadingAt,
+  accountState: patients.accountState,
+};
+
+/**
+ * Runs `work` for the patient a call is about, in one transaction:
+ * - a PATIENT session works on its own record (found by patients.user_id; another id is not found);
+ * - staff work on a patient their level sees (withCaller), holding `permission` (404 otherwise,
+ *   so other centers' and tenants' patients are indistinguishable from missing ones).
+ * With `lock`, the patient row is locked until the end (one batch at a time per patient, so the
+ * status engine never decides from a stale status). Deleted accounts take no new data.
+ */
+export async function withVitalsPatient<T>(
+  environment: VitalsEnvironment,
+  request: { patientId: string | undefined; permission: Permission; lock: boolean; write: boolean },
+  work: (tx: TenantTransaction, patient: VitalsPatient) => Promise<T>,
+): Promise<T> {
+  const { auth, database } = environment;
+  const isPatientSession = auth.role === 'PATIENT';
+  // A patient reads and sends their own data; thresholds and other patients are for staff.
+  const isAllowed = isPatientSession
+    ? request.permission !== 'health.threshold'
+    : auth.permissions.has(request.permission);
+  if (!isAllowed) throw new AppError('auth.permissionDenied');
+  if (!isPatientSession && request.patientId === undefined) {
+    throw new AppError('common.invalidParameter', {
+      fieldErrors: [{ field: 'body.patientId', code: 'required', message: 'patientId is required' }],
+    });
+  }
+  const run = async (tx: TenantTransaction) => {
+    const condition = isPatientSession
+      ? and(eq(patients.tenantId, auth.tenantId), eq(patients.userId, auth.userId))
+      : and(eq(patients.tenantId, auth.tenantId), eq(patients.id, request.patientId ?? ''));
+    const query = tx.select(columns).from(patients).where(condition).limit(1);
+    const [row] = request.lock ? await query.for('update') : await query;
+    if (row === undefined)
+      throw new AppError(
+        isPatientSession && request.patientId === undefined ? 'health.noPatientProfile' : 'patient.notFound',
+      );
+    if (request.patientId !== undefined && row.id !== request.patientId)
+      throw new AppError('patient.notFound');
+    if (request.write && row.accountState !== 'ACTIVE') throw new AppError('patient.accountDeleted');
+    const { accountState: _accountState, ...patient } = row;
+    return work(tx, { ...patient, status: patient.status as VitalStatus });
+  };
+  // A patient's own record is reached through their account, like the caller's own profile.
+  return isPatientSession ? database.withTenant(auth.tenantId, run) : withCaller(database, auth, run);
+}

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/**
+ * The live channel (`GET /ws`, WebSocket, JSON text frames). The client authenticates with its
+ * session (the console's cookie, or `Authorization: Bearer`), then sends `resume` once: the
+ * server replays every event it may see with an id above `after` (null: nothing, live from now),
+ * sends `resumed`, then streams new events as they commit. Event ids increase in commit order
+ * within a tenant, so "after the last id I saw" misses nothing and repeats nothing.
+ */
+export const liveResumeSchema = z.object({
+  type: z.literal('resume'),
+  after: z.number().int().nonnegative().nullable(),
+});
+export const liveClientMessageSchema = liveResumeSchema;
+export type LiveClientMessage = z.infer<typeof liveClientMessageSchema>;
+
+/** One event (dotted type: `sos.opened`, `patient.statusChanged`, …; clients ignore unknown ones). */
+export const liveEventSchema = z.object({
+  id: z.number().int().positive(),
+  type: z.string().regex(/^[a-z]+(\.[a-zA-Z]+)+$/),
+  patientId: z.uuid().nullable(),
+  healthCenterId: z.uuid().nullable(),
+  payload: z.record(z.string(), z.unknown()),
+  createdAt: z.iso.datetime({ offset: true }),
+});
+export type LiveEvent = z.infer<typeof liveEventSchema>;
+
+/** The replay asked for is done; `lastId` is the id to resume after next time. */
+export const liveResumedSchema = z.object({
+  type: z.literal('resumed'),
+  lastId: z.number().int().nonnegative(),
+});
+export type LiveResumed = z.infer<typeof liveResumedSchema>;
+
+export const liveServerMessageSchema = z.union([liveResumedSchema, liveEventSchema]);
+export type LiveServerMessage = z.infer<typeof liveServerMessageSchema>;
+
+/**
+ * Close codes of the live channel. The client reconnects (and resumes) after every code except
+ * the session ones, where it follows the session rules instead (spec §7: log in again, or
+ * "logged in somewhere else").
+ */
+export const LIVE_CLOSE_CODES = {
+  /** The session ended (logout, expiry, permission change): log in again. */
+  sessionEnded: 4401,
+  /** The account logged in somewhere else. */
+  loggedInElsewhere: 4403,
+  /** The session's level or health centers changed: reconnect to see the new ones. */
+  sessionChanged: 4409,
+  /** No resume message in time, or a message that is not one. */
+  badRequest: 4400,
+  /** The client did not keep up: reconnect and resume. */
+  tooSlow: 4408,
+} as const;
+
+/** Event types the product publishes (others may follow; clients ignore unknown ones). */
+export const LIVE_EVENT_TYPES = [
+  'patient.statusChanged',
+  'alert.raised',
+  'alert.updated',
+  'sos.opened',
+  'sos.updated',
+  'ticket.created',
+  'ticket.updated',
+  'message.updated',
+] as const;
+export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];

@@ -1,0 +1,261 @@
+/**
+ * Ingestion benchmark: sustained readings/s through the HTTP collector (POST /collector/readings,
+ * thresholds evaluated and rollups maintained in the transaction of each batch), next to
+ * PostgreSQL's own COPY rate for the same rows into the same readings table, in the same run.
+ *
+ *   npm run build && TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx tools/bench/ingest.ts
+ *
+ * BENCH_READINGS (default 400000), BENCH_CLIENTS (concurrent HTTP clients, default 4),
+ * BENCH_BATCH (readings per batch, about; default 1000).
+ *
+ * The built server runs as its own process on a fresh database with the demo tenant; the admin
+ * (whole tenant) posts for the 40 demo patients. Bodies are built and serialised before the clock
+ * starts, so the figure is the server's, not the load generator's. Then the readings table is
+ * emptied and the very same rows are loaded with COPY … FROM STDIN (text format, sent over the
+ * pg client's own copy-in protocol messages), once in one stream and once in as many streams as
+ * there are cores.
+ */
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import pg from 'pg';
+import { toCollectorBody } from '../simulator/fleet.js';
+import {
+  BATCH_MINUTES,
+  createProfile,
+  createRandom,
+  generateBatch,
+  type SimulatedReading,
+} from '../simulator/vitals.js';
+import {
+  getJson,
+  loginCookie,
+  machineLine,
+  percentile,
+  startBenchServer,
+  writeResultsSection,
+} from './bench-server.js';
+
+const TOTAL = Number(process.env.BENCH_READINGS ?? 400_000);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
+const BATCH = Number(process.env.BENCH_BATCH ?? 1000);
+
+interface PreparedBatch {
+  patientId: string;
+  body: string;
+  readings: number;
+  rows: string[];
+}
+
+/** COPY … FROM STDIN through pg's protocol messages (what pg-copy-streams does, without the package). */
+class CopyIn {
+  private settle!: { resolve: (rows: number) => void; reject: (error: Error) => void };
+  readonly done = new Promise<number>((resolve, reject) => {
+    this.settle = { resolve, reject };
+  });
+  private rowCount = 0;
+  private failure: Error | null = null;
+  constructor(
+    private readonly text: string,
+    private readonly chunks: readonly Buffer[],
+  ) {}
+  submit(connection: { query: (text: string) => void }) {
+    connection.query(this.text);
+  }
+  handleCopyInResponse(connection: { sendCopyFromChunk: (chunk: Buffer) => void; endCopyFrom: () => void }) {
+    for (const chunk of this.chunks) connection.sendCopyFromChunk(chunk);
+    connection.endCopyFrom();
+  }
+  handleCommandComplete(message: { text: string }) {
+    this.rowCount = Number(message.text.split(' ').at(-1));
+  }
+  handleError(error: Error) {
+    this.failure = error;
+  }
+  handleReadyForQuery() {
+    if (this.failure === null) this.settle.resolve(this.rowCount);
+    else this.settle.reject(this.failure);
+  }
+}
+
+async function copyRows(databaseUrl: string, rows: readonly string[], streams: number): Promise<number> {
+  const parts = Array.from({ length: streams }, (_, index) =>
+    rows.filter((_, row) => row % streams === index),
+  );
+  const clients = await Promise.all(
+    parts.map(async () => {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      return client;
+    }),
+  );
+  // 64 KB chunks, as a streaming COPY would send them.
+  const chunked = parts.map((part) => {
+    const chunks: Buffer[] = [];
+    let current: string[] = [];
+    let size = 0;
+    for (const row of part) {
+      current.push(row);
+      size += row.length;
+      if (size > 65_536) {
+        chunks.push(Buffer.from(current.join('')));
+        current = [];
+        size = 0;
+      }
+    }
+    if (current.length > 0) chunks.push(Buffer.from(current.join('')));
+    return chunks;
+  });
+  const started = performance.now();
+  const counts = await Promise.all(
+    clients.map((client, index) => {
+      const copy = new CopyIn(
+        'COPY readings (tenant_id, patient_id, measure, measured_at, value, source, batch_id) FROM STDIN',
+        chunked[index] ?? [],
+      );
+      void client.query(copy as unknown as pg.QueryConfig);
+      return copy.done;
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await Promise.all(clients.map((client) => client.end()));
+  const copied = counts.reduce((sum, count) => sum + count, 0);
+  if (copied !== rows.length) throw new Error(`COPY stored ${String(copied)} of ${String(rows.length)} rows`);
+  return seconds;
+}
+
+function prepare(patients: { id: string }[], tenantId: string): PreparedBatch[] {
+  const windowsPerBatch = Math.max(1, Math.round(BATCH / 23));
+  const batches: PreparedBatch[] = [];
+  const size = BATCH_MINUTES * 60_000;
+  const newest = Math.floor(Date.now() / size) * size - size;
+  let total = 0;
+  for (let round = 0; total < TOTAL; round += 1) {
+    for (const [index, patient] of patients.entries()) {
+      if (total >= TOTAL) break;
+      const profile = createProfile(index + 1);
+      const random = createRandom(round * 1000 + index);
+      const windows = Array.from({ length: windowsPerBatch }, (_, window) => {
+        const start = newest - (round * windowsPerBatch + window + 1) * size;
+        // Readings only: the figure is readings/s, as in the COPY it is compared with.
+        return { ...generateBatch(profile, random, new Date(start)), sleep: null, ecg: null };
+      });
+      const readings: SimulatedReading[] = windows.flatMap((window) => window.readings);
+      const batchId = randomUUID();
+      const body = toCollectorBody({ patientId: patient.id, deviceId: null }, batchId, windows);
+      // The rows as the readings table stores them (blood pressure: two rows), for COPY.
+      const rows = readings.map(
+        (reading) =>
+          `${tenantId}\t${patient.id}\t${reading.measure}\t${reading.measuredAt.toISOString()}\t${String(reading.value)}\tWIRELESS_DEVICE\t${batchId}\n`,
+      );
+      batches.push({ patientId: patient.id, body: JSON.stringify(body), readings: readings.length, rows });
+      total += readings.length;
+    }
+  }
+  return batches;
+}
+
+async function main() {
+  const server = await startBenchServer('ingest');
+  try {
+    const cookie = await loginCookie(server.baseUrl, 'admin@demo.example');
+    const page = await getJson<{ items: { id: string }[] }>(
+      server.baseUrl,
+      cookie,
+      '/account/patients?page=0&size=100',
+    );
+    const owner = new pg.Client({ connectionString: server.databaseUrl });
+    await owner.connect();
+    const tenant = await owner.query<{ id: string }>(`SELECT id FROM tenants WHERE code = 'demo'`);
+    const tenantId = tenant.rows[0]?.id ?? '';
+    const batches = prepare(page.items, tenantId);
+    const readings = batches.reduce((sum, batch) => sum + batch.readings, 0);
+    console.log(
+      `${String(batches.length)} batches, ${readings.toLocaleString('en')} readings, ${String(page.items.length)} patients, ${String(CLIENTS)} clients`,
+    );
+
+    // HTTP: CLIENTS workers take the next batch until none is left.
+    const latencies: number[] = [];
+    let next = 0;
+    let accepted = 0;
+    const worker = async () => {
+      for (let index = next++; index < batches.length; index = next++) {
+        const batch = batches[index];
+        if (batch === undefined) break;
+        const sent = performance.now();
+        const response = await fetch(`${server.baseUrl}/collector/readings`, {
+          method: 'POST',
+          headers: { cookie, 'content-type': 'application/json', accept: 'application/json' },
+          body: batch.body,
+        });
+        const envelope = (await response.json()) as {
+          data?: { accepted: number; rejected: number };
+          code?: string;
+        };
+        latencies.push(performance.now() - sent);
+        if (!response.ok || envelope.data === undefined)
+          throw new Error(`batch failed: ${String(response.status)} ${envelope.code ?? ''}`);
+        if (envelope.data.rejected > 0)
+          throw new Error(`${String(envelope.data.rejected)} readings rejected`);
+        accepted += envelope.data.accepted;
+      }
+    };
+    const started = performance.now();
+    await Promise.all(Array.from({ length: CLIENTS }, worker));
+    const httpSeconds = (performance.now() - started) / 1000;
+    const stored = Number(
+      (await owner.query<{ count: string }>('SELECT count(*) FROM readings')).rows[0]?.count,
+    );
+    const hourly = Number(
+      (await owner.query<{ sum: string }>('SELECT sum(count) FROM readings_hourly')).rows[0]?.sum,
+    );
+    // A blood-pressure pair is one accepted item and two stored rows.
+    console.log(
+      `HTTP: ${httpSeconds.toFixed(1)} s, ${Math.round(readings / httpSeconds).toLocaleString('en')} readings/s (accepted items ${String(accepted)}, rows ${String(stored)}, hourly rollup count ${String(hourly)})`,
+    );
+    if (stored !== readings) throw new Error(`stored ${String(stored)} rows, expected ${String(readings)}`);
+    latencies.sort((a, b) => a - b);
+
+    // COPY of the same rows into the same (emptied) table: one stream, then one per core.
+    const rows = batches.flatMap((batch) => batch.rows);
+    await owner.query('TRUNCATE readings');
+    await owner.query('CHECKPOINT');
+    const copyOne = await copyRows(server.databaseUrl, rows, 1);
+    await owner.query('TRUNCATE readings');
+    await owner.query('CHECKPOINT');
+    const streams = os.cpus().length;
+    const copyParallel = await copyRows(server.databaseUrl, rows, streams);
+    await owner.end();
+
+    const httpRate = readings / httpSeconds;
+    const copyOneRate = rows.length / copyOne;
+    const copyParallelRate = rows.length / copyParallel;
+    console.log(
+      `COPY 1 stream: ${copyOne.toFixed(1)} s, ${Math.round(copyOneRate).toLocaleString('en')} rows/s; ${String(streams)} streams: ${copyParallel.toFixed(1)} s, ${Math.round(copyParallelRate).toLocaleString('en')} rows/s`,
+    );
+    const rate = (value: number) => Math.round(value).toLocaleString('en');
+    await writeResultsSection(
+      '## Vitals ingestion through the HTTP collector vs COPY (`npx tsx tools/bench/ingest.ts`)',
+      [
+        `Run ${new Date().toISOString()} on ${machineLine()}, PostgreSQL at TEST_DATABASE_URL on the same machine (server, PostgreSQL and load generator share the cores; other work was running on the machine).`,
+        '',
+        `${readings.toLocaleString('en')} readings (realistic simulated vitals: heart rate, SpO2, blood pressure, temperature, HRV, respiration, steps) for ${String(page.items.length)} patients in ${String(batches.length)} batches of about ${String(BATCH)}, posted by ${String(CLIENTS)} concurrent HTTP clients to the built server (production mode). Each batch is validated, converted, stored with one multi-row insert, rolled up (hourly and daily) and evaluated against the patient's thresholds in one transaction. The COPY baseline loads the very same rows (text format, COPY … FROM STDIN over the pg client's copy-in messages) into the same partitioned readings table after emptying it: no validation, no rollups, no thresholds.`,
+        '',
+        '| path | time | readings/s | vs COPY (1 stream) |',
+        '|---|---:|---:|---:|',
+        `| HTTP collector, ${String(CLIENTS)} clients | ${httpSeconds.toFixed(1)} s | ${rate(httpRate)} | ${(httpRate / copyOneRate).toFixed(2)}× |`,
+        `| COPY, 1 stream | ${copyOne.toFixed(1)} s | ${rate(copyOneRate)} | 1.00× |`,
+        `| COPY, ${String(streams)} streams | ${copyParallel.toFixed(1)} s | ${rate(copyParallelRate)} | ${(copyParallelRate / copyOneRate).toFixed(2)}× |`,
+        '',
+        `Batch latency through HTTP: p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms, p99 ${percentile(latencies, 0.99).toFixed(0)} ms. Target: at least 50,000 readings/s on 2 cores — ${httpRate >= 50_000 ? 'met' : 'NOT met'} in this run.`,
+      ].join('\n'),
+    );
+    console.log('written tools/bench/RESULTS.md');
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
