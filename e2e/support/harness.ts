@@ -32,10 +32,16 @@ async function adminQuery(sql: string) {
 
 export interface RunningServer {
   baseUrl: string;
+  /** The server's own database, as the superuser: for checking what was stored. */
+  databaseUrl: string;
   /** Everything the server printed, for assertions and for failure reports. */
   output: () => string;
   /** SIGTERM, wait for the exit (SIGKILL after 15 s), drop the database; resolves to the exit code. */
   stop: () => Promise<number | null>;
+  /** kill -9: the process dies at once, mid-request, with no shutdown work. */
+  crash: () => Promise<void>;
+  /** Starts the server again on the same database, data directory and port; resolves when ready. */
+  restart: () => Promise<void>;
 }
 
 /**
@@ -51,46 +57,65 @@ export async function startServer(environment: Record<string, string> = {}): Pro
   const databaseUrl = new URL(inject('adminUrl'));
   databaseUrl.pathname = `/${database}`;
   const port = await getPort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'rpm-e2e-'));
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, [SERVER_ENTRY], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_URL: databaseUrl.toString(),
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'rpm-e2e-')),
-      // The app role is cluster-wide and its password derives from this key: share the tests' key.
-      SECRETS_KEY: TEST_SECRETS_KEY_HEX,
-      LOG_LEVEL: 'warn',
-      SEED_DEMO: 'true',
-      // Tests drive the collector themselves: no simulated fleet adding readings and alerts.
-      SIMULATOR: 'off',
-      ...environment,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { resolve(code); }));
-
+  let child: ChildProcess;
+  let exited: Promise<number | null>;
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    try {
-      const response = await fetch(`${baseUrl}/readyz`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
+
+  /** Spawns the server (same database, data directory and port every time) and waits until it is ready. */
+  const launch = async () => {
+    child = spawn(process.execPath, [SERVER_ENTRY], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: databaseUrl.toString(),
+        DATA_DIR: dataDir,
+        // The app role is cluster-wide and its password derives from this key: share the tests' key.
+        SECRETS_KEY: TEST_SECRETS_KEY_HEX,
+        LOG_LEVEL: 'warn',
+        SEED_DEMO: 'true',
+        // Tests drive the collector themselves: no simulated fleet adding readings and alerts.
+        SIMULATOR: 'off',
+        ...environment,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const running = child;
+    running.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    running.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    exited = new Promise<number | null>((resolve) =>
+      running.once('exit', (code) => {
+        resolve(code);
+      }),
+    );
+
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (running.exitCode !== null) throw new Error(`server exited with ${running.exitCode}:\n${output}`);
+      try {
+        const response = await fetch(`${baseUrl}/readyz`);
+        if (response.ok) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`server did not become ready:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    if (Date.now() > deadline) throw new Error(`server did not become ready:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  };
+  await launch();
 
   return {
     baseUrl,
+    databaseUrl: databaseUrl.toString(),
     output: () => output,
+    crash: async () => {
+      child.kill('SIGKILL');
+      await exited;
+    },
+    restart: launch,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');

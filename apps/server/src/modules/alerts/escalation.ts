@@ -304,7 +304,8 @@ async function openSos(
       patientId: patient.id,
       patientName: patient.fullName,
       status: 'NEW',
-      reason: signal.alertType,
+      // What raised it, as the popup names it: the SOS button, or the alert type (fall, SpO2, hotline call …).
+      reason: signal.source === 'SOS_BUTTON' ? 'SOS_BUTTON' : signal.alertType,
       location,
     },
   });
