@@ -236,7 +236,7 @@ async function main() {
     await writeResultsSection(
       '## Vitals ingestion through the HTTP collector vs COPY (`npx tsx tools/bench/ingest.ts`)',
       [
-        `Run ${new Date().toISOString()} on ${machineLine()}, PostgreSQL at TEST_DATABASE_URL on the same machine (server, PostgreSQL and load generator share the cores; other work was running on the machine).`,
+        `Run ${new Date().toISOString()} on ${machineLine()}, PostgreSQL at TEST_DATABASE_URL on the same machine (server, PostgreSQL and load generator share the cores)${process.env.BENCH_NOTE === undefined ? '' : `; ${process.env.BENCH_NOTE}`}.`,
         '',
         `${readings.toLocaleString('en')} readings (realistic simulated vitals: heart rate, SpO2, blood pressure, temperature, HRV, respiration, steps) for ${String(page.items.length)} patients in ${String(batches.length)} batches of about ${String(BATCH)}, posted by ${String(CLIENTS)} concurrent HTTP clients to the built server (production mode). Each batch is validated, converted, stored with one multi-row insert, rolled up (hourly and daily) and evaluated against the patient's thresholds in one transaction. The COPY baseline loads the very same rows (text format, COPY … FROM STDIN over the pg client's copy-in messages) into the same partitioned readings table after emptying it: no validation, no rollups, no thresholds.`,
         '',

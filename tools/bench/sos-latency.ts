@@ -102,9 +102,13 @@ async function main() {
       socket.on('message', (data: Buffer) => {
         const message = JSON.parse(data.toString('utf8')) as LiveEvent | { type: 'resumed' };
         if (message.type === 'resumed') resolve();
-        if (message.type !== 'sos.opened' || !('patientId' in message) || message.patientId === null) return;
-        if (!arrivals.has(message.patientId)) arrivals.set(message.patientId, performance.now());
-        if (waiting?.patientId === message.patientId) waiting.resolve();
+        // The press opens a case, or joins the one the background readings of the same patient
+        // opened a moment before (sos.updated): either way it is the SOS reaching the console.
+        if (message.type !== 'sos.opened' && message.type !== 'sos.updated') return;
+        if (!('patientId' in message) || message.patientId === null) return;
+        if (waiting?.patientId !== message.patientId || arrivals.has(message.patientId)) return;
+        arrivals.set(message.patientId, performance.now());
+        waiting.resolve();
       });
       socket.once('error', reject);
     });
@@ -176,7 +180,7 @@ async function main() {
           ),
         ]);
         if (timedOut) {
-          failures.push(`no sos.opened for ${patient.id}`);
+          failures.push(`no SOS event for ${patient.id}`);
           continue;
         }
         gaps.push(Math.max(0, (arrivals.get(patient.id) ?? accepted) - accepted));
@@ -192,9 +196,9 @@ async function main() {
     const p99 = percentile(sorted, 0.99);
     const max = sorted.at(-1) ?? Number.NaN;
     const lines = [
-      `Run ${new Date().toISOString()} on ${machineLine()}, PostgreSQL at TEST_DATABASE_URL on the same machine (shared with other work while it ran).`,
+      `Run ${new Date().toISOString()} on ${machineLine()}, PostgreSQL at TEST_DATABASE_URL on the same machine${process.env.BENCH_NOTE === undefined ? '' : ` (${process.env.BENCH_NOTE})`}.`,
       '',
-      `The built server on a fresh database with the demo tenant; one WebSocket client on /ws (the admin's session, as the console connects). Each sample posts an SOS_BUTTON event for one main-user patient to POST /collector/readings and measures from the HTTP 200 to the \`sos.opened\` event at the socket, while ${String(LOAD_CLIENTS)} background clients post ~${String(BATCH)}-reading batches through the same collector.`,
+      `The built server on a fresh database with the demo tenant; one WebSocket client on /ws (the admin's session, as the console connects). Each sample posts an SOS_BUTTON event for one main-user patient to POST /collector/readings and measures from the HTTP 200 to the patient's SOS event at the socket (\`sos.opened\`, or \`sos.updated\` when the background readings had already opened a case), while ${String(LOAD_CLIENTS)} background clients post ~${String(BATCH)}-reading batches through the same collector.`,
       '',
       '| samples | failed | p50 | p99 | max | background load |',
       '|---:|---:|---:|---:|---:|---:|',

@@ -201,7 +201,7 @@ async function main() {
     await writeResultsSection(
       '## Year view with 50 million readings (`npx tsx tools/bench/year-view.ts`)',
       [
-        `Run ${new Date().toISOString()} on ${machineLine()}, PostgreSQL at TEST_DATABASE_URL on the same machine (other work was running on the machine). Disk before: \`${diskBefore}\`.`,
+        `Run ${new Date().toISOString()} on ${machineLine()}, PostgreSQL at TEST_DATABASE_URL on the same machine${process.env.BENCH_NOTE === undefined ? '' : ` (${process.env.BENCH_NOTE})`}. Disk before: \`${diskBefore}\`.`,
         '',
         `Stored: ${stored.toLocaleString('en')} readings over ${String(DAYS)} days for ${String(patients)} patients (heart rate and SpO2 every minute, HRV every 3 minutes, systolic and diastolic every 20, temperature every 30), generated in PostgreSQL with INSERT … SELECT generate_series into the monthly partitions in ${loadSeconds.toFixed(0)} s; hourly rollups (per month, INSERT … SELECT … GROUP BY) and daily rollups (from the hourly ones) built in ${rollupSeconds.toFixed(0)} s. Size on disk: readings ${gigabytes(sizes?.readings)} GB with their primary-key indexes, rollups ${gigabytes(sizes?.rollups)} GB.`,
         '',

@@ -176,6 +176,19 @@ describe('deleting a patient account', () => {
       `INSERT INTO devices (tenant_id, id, model, serial_number, mac_address, patient_id) VALUES ($1, gen_random_uuid(), 'V19', 'SN-PURGE', 'AA:BB:CC:00:00:01', $2)`,
       [org.tenant.id, patient.id],
     );
+    // Vitals of every kind go too (readings have no foreign key: the purge removes them itself).
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO readings (tenant_id, patient_id, measure, measured_at, value, source)
+       VALUES ($1, $2, 'HEART_RATE', now() - interval '1 day', 70, 'WIRELESS_DEVICE'), ($1, $2, 'SPO2', now() - interval '1 day', 97, 'WIRELESS_DEVICE')`,
+      [org.tenant.id, patient.id],
+    );
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO readings_daily (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
+       VALUES ($1, $2, 'HEART_RATE', date_trunc('day', now()), 1, 70, 70, 70, 70, now())`,
+      [org.tenant.id, patient.id],
+    );
     const token = await logInAs(app, org.tenant.code, org.admin);
 
     expect(
@@ -230,7 +243,7 @@ describe('deleting a patient account', () => {
     expect(await storedPatient(testDb.ownerUrl, patient.id)).toBeUndefined();
     const leftovers = await asOwner<{ n: number }>(
       testDb.ownerUrl,
-      `SELECT ((SELECT count(*) FROM patient_status_changes WHERE patient_id = $1) + (SELECT count(*) FROM patient_doctors WHERE patient_id = $1) + (SELECT count(*) FROM devices WHERE patient_id = $1))::int AS n`,
+      `SELECT ((SELECT count(*) FROM patient_status_changes WHERE patient_id = $1) + (SELECT count(*) FROM patient_doctors WHERE patient_id = $1) + (SELECT count(*) FROM devices WHERE patient_id = $1) + (SELECT count(*) FROM readings WHERE patient_id = $1) + (SELECT count(*) FROM readings_daily WHERE patient_id = $1))::int AS n`,
       [patient.id],
     );
     expect(leftovers[0]?.n).toBe(0);

@@ -375,7 +375,9 @@ export async function purgePatients(tx: TenantTransaction, ids: string[]): Promi
   await tx.execute(
     sql`UPDATE devices SET patient_id = NULL WHERE patient_id = ANY (${sql.param(ids)}::uuid[])`,
   );
-  // Status history, files and care-team links go with the row (ON DELETE CASCADE).
+  // Readings have no foreign key (ingest speed, migration 0016): removed first, explicitly.
+  await tx.execute(sql`SELECT purge_patient_readings(${sql.param(ids)}::uuid[])`);
+  // Status history, files, care-team links and the other vitals go with the row (ON DELETE CASCADE).
   await tx.delete(patients).where(inArray(patients.id, ids));
   return files.map((file) => file.key);
 }
