@@ -1,9 +1,11 @@
 import '@mantine/charts/styles.css';
 import { useState } from 'react';
 import { BarChart, DonutChart } from '@mantine/charts';
-import { Anchor, Card, ColorSwatch, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Card, ColorSwatch, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { parseDisplayDate, toDisplayDate } from '../../lib/display-date';
+import { DateField } from '../shell/date-field';
 import { Link } from 'react-router';
 import { ErrorState, LoadingState } from '../shell/query-states';
 import { usePageTitle } from '../shell/use-page-title';
@@ -25,12 +27,13 @@ export function TicketStatisticsPage() {
   const { t } = useTranslation('monitoring');
   usePageTitle(t('tickets.stats.title'));
   const today = new Date();
-  const [range, setRange] = useState({
-    from: isoDay(new Date(today.getTime() - 29 * 86_400_000)),
-    to: isoDay(today),
+  // Typed as dd/MM/yyyy (spec §9) and sent as ISO dates.
+  const [typed, setTyped] = useState({
+    from: toDisplayDate(isoDay(new Date(today.getTime() - 29 * 86_400_000))),
+    to: toDisplayDate(isoDay(today)),
   });
-  const isValid =
-    /^\d{4}-\d{2}-\d{2}$/.test(range.from) && /^\d{4}-\d{2}-\d{2}$/.test(range.to) && range.from <= range.to;
+  const range = { from: parseDisplayDate(typed.from) ?? '', to: parseDisplayDate(typed.to) ?? '' };
+  const isValid = range.from !== '' && range.to !== '' && range.from <= range.to;
   const statistics = useQuery({ ...ticketStatisticsQuery(range), enabled: isValid });
 
   return (
@@ -44,24 +47,21 @@ export function TicketStatisticsPage() {
         </Title>
       </Stack>
       <Group gap="sm" align="flex-start">
-        <TextInput
-          type="date"
+        <DateField
           label={t('tickets.stats.from')}
-          value={range.from}
-          onChange={(event) => {
-            const { value } = event.currentTarget;
-            setRange((current) => ({ ...current, from: value }));
+          value={typed.from}
+          onChange={(value) => {
+            setTyped((current) => ({ ...current, from: value }));
           }}
           error={isValid ? undefined : t('tickets.stats.invalidRange')}
         />
-        <TextInput
-          type="date"
+        <DateField
           label={t('tickets.stats.to')}
-          value={range.to}
-          onChange={(event) => {
-            const { value } = event.currentTarget;
-            setRange((current) => ({ ...current, to: value }));
+          value={typed.to}
+          onChange={(value) => {
+            setTyped((current) => ({ ...current, to: value }));
           }}
+          error={undefined}
         />
       </Group>
       {statistics.isPending && isValid ? <LoadingState /> : null}
@@ -168,7 +168,7 @@ export function TicketStatisticsPage() {
             <BarChart
               h={260}
               dataKey="day"
-              data={statistics.data.perDay}
+              data={statistics.data.perDay.map((entry) => ({ ...entry, day: toDisplayDate(entry.day) }))}
               withLegend
               yAxisProps={{ allowDecimals: false }}
               series={[

@@ -12,9 +12,10 @@ import { and, eq } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { TenantTransaction } from '../../db/database.js';
 import { patients, patientStatusChanges } from '../../db/schema.js';
-import type { Clock } from '../../lib/clock.js';
+import { DAY, type Clock } from '../../lib/clock.js';
 import { signalLevel, type LevelSignal } from '../alerts/signals.js';
 import { publishEvent } from '../realtime/publish.js';
+import { latestValues } from './fetch-store.js';
 
 /**
  * The status engine (spec §4 patient status and alerts in the patient app): every new reading is
@@ -215,6 +216,18 @@ export async function applyStatusDecision(
   }
   if (decision.signal && decision.signalAt !== null) {
     const direct = context.direct[0];
+    // A press or a fall carries no readings of its own: the vitals at SOS time are then the
+    // patient's latest values of the last day.
+    const vitals =
+      context.evaluation.triggering.length > 0 || direct === undefined
+        ? context.evaluation.triggering
+        : (await latestValues(tx, patient.tenantId, patient.id))
+            .filter((reading) => isThresholdMetric(reading.measure) && now.getTime() - reading.atMs <= DAY)
+            .map((reading) => ({
+              measure: reading.measure,
+              value: reading.value,
+              measuredAt: new Date(reading.atMs),
+            }));
     await signalLevel(tx, clock, {
       tenantId: patient.tenantId,
       patientId: patient.id,
@@ -222,7 +235,7 @@ export async function applyStatusDecision(
       level: decision.signalAt,
       previousStatus: patient.status,
       alertType: decision.alertType,
-      vitals: context.evaluation.triggering.map((reading) => ({ ...reading })),
+      vitals: vitals.map((reading) => ({ ...reading })),
       location: direct?.location ?? null,
       source: decision.source,
     });

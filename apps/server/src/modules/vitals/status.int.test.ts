@@ -227,6 +227,30 @@ describe('the status engine on the ingestion path', () => {
     expect(repeated[0]?.n).toBe(1);
   });
 
+  it('an SOS press carries the patient’s latest vitals of the day into the case', async () => {
+    const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
+    const earlier = new Date(at().getTime() - 10 * 60_000);
+    await postBatch(
+      app,
+      doctor,
+      batchOf(patient.id, [reading('HEART_RATE', 72, earlier), reading('SPO2', 97, earlier)]),
+    );
+    await postBatch(
+      app,
+      doctor,
+      batchOf(patient.id, [], { events: [{ type: 'SOS_BUTTON', at: at().toISOString() }] }),
+    );
+    const [sos] = await asOwner<{ vitals: { measure: string; value: number }[] }>(
+      testDb.ownerUrl,
+      'SELECT vitals FROM sos_cases WHERE patient_id = $1',
+      [patient.id],
+    );
+    expect(sos?.vitals.map((vital) => [vital.measure, vital.value]).sort()).toEqual([
+      ['HEART_RATE', 72],
+      ['SPO2', 97],
+    ]);
+  });
+
   it('caps a sub-user at HIGH_RISK for SOS readings, falls and hotline calls (spec §6)', async () => {
     const patient = await newPatient(testDb, org.tenant.id, org.centerA.id, { accountKind: 'SUB_USER' });
     await postBatch(
