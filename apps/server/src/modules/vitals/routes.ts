@@ -69,6 +69,8 @@ export const vitalsCollectorRoutes: FastifyPluginAsyncZod = async (app) => {
       // A patient's own session, or staff holding health.update (checked by the service).
       config: { access: 'session' },
       bodyLimit: 8 * 1024 * 1024,
+      // Watches sync all day long: a line per accepted batch would drown the log (failures still log).
+      logLevel: 'warn',
       schema: {
         tags: ['vitals'],
         summary:
