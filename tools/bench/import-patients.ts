@@ -258,7 +258,7 @@ const IMPORT_HEADING = '## Bulk patient import (`npx tsx tools/bench/import-pati
 function report(runs: Run[], maxRssMb: number, databaseLabel: string): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const lines = [
-    `Run ${new Date().toISOString()} on ${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Node ${process.version}, ${os.platform()} ${os.release()}, ${databaseLabel} on the same machine (shared with other work while it ran).`,
+    `Run ${new Date().toISOString()} on ${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Node ${process.version}, ${os.platform()} ${os.release()}, ${databaseLabel} on the same machine${process.env.BENCH_NOTE === undefined ? '' : ` (${process.env.BENCH_NOTE})`}.`,
     '',
     'Each run: a fresh tenant, a file written by exceljs’ streaming writer (1 in 200 rows bad: a name with a digit or a birthday in the future), imported through the real engine (zip checks, header check, streaming parse, batches of 1,000, error file) and the real patient kind. Time is from the upload to the job’s end; RSS is the whole process sampled every 100 ms.',
     '',

@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { z } from 'zod';
 import type { TenantTransaction } from '../../db/database.js';
-import { patients } from '../../db/schema.js';
+import { type patients } from '../../db/schema.js';
 import type {
   ImportCell,
   ImportContext,
@@ -326,12 +326,10 @@ export async function insertPatientBatch(
   });
   for (let start = 0; start < values.length; start += INSERT_CHUNK) {
     const chunk = values.slice(start, start + INSERT_CHUNK);
-    const inserted = await tx
-      .insert(patients)
-      .values(chunk.map((entry) => entry.row))
-      .onConflictDoNothing()
-      .returning({ id: patients.id });
-    const stored = new Set(inserted.map((row) => row.id));
+    const stored = await store.insertImportedPatients(
+      tx,
+      chunk.map((entry) => entry.row),
+    );
     for (const entry of chunk) {
       if (!stored.has(entry.row.id))
         fail(

@@ -152,6 +152,33 @@ export async function insertPatients(
   await tx.insert(patients).values(rows);
 }
 
+/**
+ * Bulk insert for imports: one statement over `unnest`ed column arrays (a few parameters whatever
+ * the row count), skipping rows that clash with a unique key. Returns the ids really stored.
+ */
+export async function insertImportedPatients(
+  tx: TenantTransaction,
+  rows: readonly (typeof patients.$inferInsert)[],
+): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const column = <T>(pick: (row: typeof patients.$inferInsert) => T) => sql.param(rows.map(pick));
+  const result = await tx.execute<{ id: string }>(sql`
+    INSERT INTO patients (tenant_id, id, patient_code, first_name, middle_name, last_name, birthday, gender, phone, email,
+                          height_cm, weight_kg, blood_type, address_line, health_center_id, contract_id, created_at, updated_at)
+    SELECT * FROM unnest(
+      ${column((row) => row.tenantId)}::uuid[], ${column((row) => row.id)}::uuid[], ${column((row) => row.patientCode)}::text[],
+      ${column((row) => row.firstName)}::text[], ${column((row) => row.middleName ?? '')}::text[], ${column((row) => row.lastName)}::text[],
+      ${column((row) => row.birthday ?? null)}::date[], ${column((row) => row.gender ?? null)}::text[],
+      ${column((row) => row.phone ?? null)}::text[], ${column((row) => row.email ?? null)}::text[],
+      ${column((row) => row.heightCm ?? null)}::float8[], ${column((row) => row.weightKg ?? null)}::float8[],
+      ${column((row) => row.bloodType ?? null)}::text[], ${column((row) => row.addressLine ?? '')}::text[],
+      ${column((row) => row.healthCenterId ?? null)}::uuid[], ${column((row) => row.contractId ?? null)}::text[],
+      ${column((row) => row.createdAt?.toISOString() ?? null)}::timestamptz[], ${column((row) => row.updatedAt?.toISOString() ?? null)}::timestamptz[])
+    ON CONFLICT DO NOTHING
+    RETURNING id`);
+  return new Set(result.rows.map((row) => row.id));
+}
+
 export async function updatePatient(
   tx: TenantTransaction,
   id: string,
