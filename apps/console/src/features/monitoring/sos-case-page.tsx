@@ -2,7 +2,6 @@ import { useState } from 'react';
 import {
   Alert,
   Anchor,
-  Badge,
   Button,
   Card,
   Group,
@@ -12,7 +11,6 @@ import {
   Table,
   Text,
   Textarea,
-  Timeline,
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -24,6 +22,7 @@ import {
   type SosCaseStep,
 } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
+import { HistoryTimeline } from './history-timeline';
 import { Link, useParams } from 'react-router';
 import { errorMessageFor } from '../../api/error-reaction';
 import { formatDateTime } from '../../lib/format-date';
@@ -280,40 +279,21 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
         </Card>
       </SimpleGrid>
 
-      <Card withBorder radius="md">
-        <Title order={2} fz="md" mb="sm">
-          {t('sos.detail.history')}
-        </Title>
-        <Timeline bulletSize={14} lineWidth={2} data-testid="sos-history">
-          {sosCase.history.map((entry) => (
-            <Timeline.Item
-              key={entry.id}
-              title={t(`historyKind.${entry.kind}`, { defaultValue: entry.kind })}
-            >
-              <Group gap={6}>
-                {entry.toStatus === null ? null : (
-                  <Badge size="xs" variant="light" tt="none">
-                    {t(`sosStatus.${entry.toStatus}`)}
-                  </Badge>
-                )}
-                <Text fz="xs" c="dimmed">
-                  {formatDateTime(entry.at)} ·{' '}
-                  {entry.actor === null
-                    ? t('sos.detail.system')
-                    : entry.actor.fullName || t('sos.detail.staffMember')}
-                </Text>
-              </Group>
-              {entry.note === '' ? null : (
-                <Text fz="sm">
-                  {SYSTEM_KINDS.has(entry.kind)
-                    ? t(`source.${entry.note}`, { defaultValue: entry.note })
-                    : entry.note}
-                </Text>
-              )}
-            </Timeline.Item>
-          ))}
-        </Timeline>
-      </Card>
+      <HistoryTimeline
+        title={t('sos.detail.history')}
+        testId="sos-history"
+        steps={sosCase.history.map((entry) => ({
+          id: entry.id,
+          title: t(`historyKind.${entry.kind}`, { defaultValue: entry.kind }),
+          statusLabel: entry.toStatus === null ? null : t(`sosStatus.${entry.toStatus}`),
+          at: entry.at,
+          actor: entry.actor,
+          // System entries keep a source code as their note: shown translated.
+          note: SYSTEM_KINDS.has(entry.kind)
+            ? t(`source.${entry.note}`, { defaultValue: entry.note })
+            : entry.note,
+        }))}
+      />
 
       {action === null ? null : (
         <ReasonDialog

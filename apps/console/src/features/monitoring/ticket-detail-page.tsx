@@ -11,7 +11,6 @@ import {
   Table,
   Text,
   TextInput,
-  Timeline,
   Title,
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -22,6 +21,7 @@ import {
   type TicketDetail,
 } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
+import { HistoryTimeline } from './history-timeline';
 import { Link, useParams } from 'react-router';
 import { formatDateTime } from '../../lib/format-date';
 import { notifyError, notifySuccess } from '../../lib/notify';
@@ -229,34 +229,18 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
           </Stack>
         </Card>
       </SimpleGrid>
-      <Card withBorder radius="md">
-        <Title order={2} fz="md" mb="sm">
-          {t('tickets.detail.history')}
-        </Title>
-        <Timeline bulletSize={14} lineWidth={2} data-testid="ticket-history">
-          {ticket.history.map((entry) => (
-            <Timeline.Item
-              key={entry.id}
-              title={t(`historyKind.${entry.action}`, { defaultValue: entry.action })}
-            >
-              <Group gap={6}>
-                {entry.toStatus === null ? null : (
-                  <Badge size="xs" variant="light" tt="none">
-                    {t(`ticketStatus.${entry.toStatus}`)}
-                  </Badge>
-                )}
-                <Text fz="xs" c="dimmed">
-                  {formatDateTime(entry.at)} ·{' '}
-                  {entry.actor === null
-                    ? t('sos.detail.system')
-                    : entry.actor.fullName || t('sos.detail.staffMember')}
-                </Text>
-              </Group>
-              {entry.note === '' ? null : <Text fz="sm">{entry.note}</Text>}
-            </Timeline.Item>
-          ))}
-        </Timeline>
-      </Card>
+      <HistoryTimeline
+        title={t('tickets.detail.history')}
+        testId="ticket-history"
+        steps={ticket.history.map((entry) => ({
+          id: entry.id,
+          title: t(`historyKind.${entry.action}`, { defaultValue: entry.action }),
+          statusLabel: entry.toStatus === null ? null : t(`ticketStatus.${entry.toStatus}`),
+          at: entry.at,
+          actor: entry.actor,
+          note: entry.note,
+        }))}
+      />
       {action === null ? null : (
         <ReasonDialog
           key={action}
