@@ -49,7 +49,7 @@ describe('password login', () => {
     );
   });
 
-  it("shows 'This account has been locked' after five wrong passwords", async () => {
+  it("shows 'This account has been locked' after five wrong passwords, then unlocks it with an emailed code", async () => {
     const page = await driver.openPage();
     await page.goto('/login');
     await driver.pickDemoTenant(page);
@@ -70,6 +70,23 @@ describe('password login', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => alert.textContent()).toContain('This account has been locked');
     expect(page.url()).toBe(`${server.baseUrl}/login`);
+
+    // The owner is not kept out: a code sent to the account's own email lifts the lock.
+    await page.getByRole('button', { name: 'Unlock with a code sent to you' }).click();
+    await expect.poll(() => page.getByTestId('unlock-form').textContent()).toContain('cskh@demo.example');
+    const since = mail.messages.length;
+    await page.getByRole('button', { name: 'Send unlock code' }).click();
+    const { code, mail: message } = await waitForCode(mail, 'cskh@demo.example', since);
+    expect(message.subject).toContain('unlock your account');
+    await typeCode(page, code);
+    await screenshot(page, 'identity-login-unlock');
+    await page.getByRole('button', { name: 'Unlock', exact: true }).click();
+    await expect.poll(() => page.getByTestId('unlock-done').textContent()).toBe(
+      'Your account is unlocked. Sign in with your password.',
+    );
+    await page.getByLabel(/^Password/).fill('Demo@2026');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/cskh');
   });
 });
 

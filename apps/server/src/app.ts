@@ -96,6 +96,8 @@ export async function buildApp({ config, database, clock = systemClock, logger }
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : uuidv7();
     },
     bodyLimit: 1024 * 1024,
+    // request.ip is the X-Forwarded-For client only for requests from a listed proxy (TRUST_PROXY).
+    trustProxy: config.trustProxy.length === 0 ? false : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

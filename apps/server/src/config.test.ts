@@ -69,6 +69,23 @@ describe('configuration from the environment', () => {
     expect(problemsOf({ DATA_DIR: directory, SIMULATOR: 'maybe' })).toEqual(['SIMULATOR: must be on or off (got "maybe")']);
   });
 
+  it('trusts no proxy by default; TRUST_PROXY takes off or a list of addresses and CIDR ranges', () => {
+    const directory = dataDir();
+    expect(loadConfig({ DATA_DIR: directory }).trustProxy).toEqual([]);
+    expect(loadConfig({ DATA_DIR: directory, TRUST_PROXY: 'off' }).trustProxy).toEqual([]);
+    expect(loadConfig({ DATA_DIR: directory, TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,fd00::/8' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'fd00::/8',
+    ]);
+    for (const bad of ['true', 'proxy.local', '10.0.0.0/33', '::1/129', '127.0.0.1,', '10.0.0.1/8/8']) {
+      expect(problemsOf({ DATA_DIR: directory, TRUST_PROXY: bad })).toEqual([
+        `TRUST_PROXY: must be off or a comma-separated list of proxy addresses or CIDR ranges, like 127.0.0.1,10.0.0.0/8 (got "${bad}")`,
+      ]);
+    }
+  });
+
   it('rejects out-of-range ports', () => {
     expect(problemsOf({ PORT: '70000', DATA_DIR: dataDir() })).toEqual(['PORT: must be between 0 and 65535 (got "70000")']);
   });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -25,6 +26,25 @@ const mailFrom = z
   .trim()
   .regex(/^(?:[^<>@]*<[^<>\s@]+@[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+)$/, {
     error: 'must be an address like no-reply@example.com or "Clinic <no-reply@example.com>"',
+  });
+
+/** One proxy: an IPv4 or IPv6 address, or a CIDR range of them (10.0.0.0/8, fd00::/8). */
+function isAddressOrRange(value: string): boolean {
+  const [address = '', prefix, ...rest] = value.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (version === 4 ? 32 : 128);
+}
+
+// "off", or the reverse proxies whose X-Forwarded-For is believed: "127.0.0.1,10.0.0.0/8".
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((value) => (value === 'off' ? [] : value.split(',').map((part) => part.trim())))
+  .refine((proxies) => proxies.every(isAddressOrRange), {
+    error: 'must be off or a comma-separated list of proxy addresses or CIDR ranges, like 127.0.0.1,10.0.0.0/8',
   });
 
 const environmentSchema = z.object({
@@ -60,6 +80,7 @@ const environmentSchema = z.object({
     .max(60_000, { error: 'must be between 100 and 60000 milliseconds' })
     .default(2000),
   JOBS_ENABLED: booleanFromEnv.default(true),
+  TRUST_PROXY: trustProxy.default([]),
 });
 
 export interface Config {
@@ -90,6 +111,11 @@ export interface Config {
   outboxPollMilliseconds: number;
   /** Run the durable job runner (graphile-worker) in this process. */
   jobsEnabled: boolean;
+  /**
+   * Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client; empty:
+   * none, request.ip is always the connection's address.
+   */
+  trustProxy: string[];
 }
 
 export class ConfigError extends Error {
@@ -146,6 +172,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     smsProvider: values.SMS_PROVIDER,
     outboxPollMilliseconds: values.OUTBOX_POLL_MS,
     jobsEnabled: values.JOBS_ENABLED,
+    trustProxy: values.TRUST_PROXY,
   };
 }
 

@@ -25,6 +25,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     smsProvider: 'local',
     outboxPollMilliseconds: 2000,
     jobsEnabled: false,
+    trustProxy: [],
     ...overrides,
   };
 }

@@ -25,7 +25,7 @@ export const passwordGrantSchema = z.object({
 
 export const otpSendSmsSchema = z.object({ tenant: tenantCodeSchema, phoneNumber: phoneSchema });
 export const otpSendMailSchema = z.object({ tenant: tenantCodeSchema, email: emailSchema });
-export const OTP_PURPOSES = ['LOGIN', 'RESET_PASSWORD', 'REGISTER'] as const;
+export const OTP_PURPOSES = ['LOGIN', 'RESET_PASSWORD', 'REGISTER', 'UNLOCK'] as const;
 export type OtpPurpose = (typeof OTP_PURPOSES)[number];
 export const otpSentResponseSchema = z.object({
   /** Seconds before another code may be requested for the same destination. */
@@ -64,6 +64,13 @@ export const resetPasswordSchema = z.object({
 });
 /** POST /account/forgot-password/send: where the reset code goes (type) for which account (username). */
 export const forgotPasswordSendSchema = resetPasswordSchema.pick({ tenant: true, type: true, username: true });
+
+/**
+ * POST /auth/unlock: lift the lock that five failed logins set, with a code sent to the account's
+ * own email or phone (type) by POST /auth/unlock/otp/send (unlockSendSchema).
+ */
+export const unlockSchema = resetPasswordSchema.pick({ tenant: true, type: true, username: true, otp: true });
+export const unlockSendSchema = forgotPasswordSendSchema;
 
 /** OTP life cycle constants (spec: 6 digits, single use, expiry, attempt limit, resend cooldown). */
 export const OTP_RULES = { digits: 6, ttlSeconds: 300, maxAttempts: 5, resendCooldownSeconds: 60 } as const;

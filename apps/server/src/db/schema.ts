@@ -210,6 +210,19 @@ export const otpChallenges = pgTable(
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );
 
+/** Failed logins for names that match no account, counted like users.failed_logins (no oracle). */
+export const loginFailuresUnknown = pgTable(
+  'login_failures_unknown',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    identifierHash: bytea('identifier_hash').notNull(),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: timestamps('locked_until'),
+    updatedAt: timestamps('updated_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.identifierHash] })],
+);
+
 export const outboxMessages = pgTable(
   'outbox_messages',
   {

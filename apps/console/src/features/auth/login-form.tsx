@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import { Alert, Button, Checkbox, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -9,6 +9,7 @@ import { messageText } from '../../lib/notify';
 import { SESSION_QUERY_ROOT, signIn } from './auth-api';
 import { hasErrors, validateLoginForm, type LoginFormErrors, type LoginFormValues } from './login-validation';
 import { TenantField } from './tenant-field';
+import { UnlockForm } from './unlock-form';
 
 type FieldName = keyof LoginFormErrors;
 
@@ -23,7 +24,10 @@ function serverFieldErrors(error: unknown): Partial<Record<FieldName, string>> {
   return result;
 }
 
-/** Password sign-in (spec §7 POST /auth/oauth-token). OTP and password recovery come later. */
+/**
+ * Password sign-in (spec §7 POST /auth/oauth-token). When the account is locked, it offers to
+ * unlock it with a code sent to the account's own email or phone, then to sign in again.
+ */
 export function LoginForm({ returnTo }: { returnTo: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -35,6 +39,8 @@ export function LoginForm({ returnTo }: { returnTo: string }) {
     rememberMe: false,
   });
   const [errors, setErrors] = useState<LoginFormErrors>({});
+  const [unlocking, setUnlocking] = useState<{ tenant: string; username: string } | null>(null);
+  const [isUnlocked, setIsUnlocked] = useState(false);
 
   const mutation = useMutation({
     mutationFn: signIn,
@@ -57,6 +63,7 @@ export function LoginForm({ returnTo }: { returnTo: string }) {
     const found = validateLoginForm(values);
     setErrors(found);
     if (hasErrors(found) || mutation.isPending) return;
+    setIsUnlocked(false);
     mutation.mutate({ ...values, tenant: values.tenant.trim(), username: values.username.trim() });
   };
 
@@ -66,12 +73,53 @@ export function LoginForm({ returnTo }: { returnTo: string }) {
     return key ? t(key) : fromServer[name];
   };
 
+  if (unlocking !== null) {
+    return (
+      <UnlockForm
+        tenant={unlocking.tenant}
+        username={unlocking.username}
+        onUnlocked={() => {
+          mutation.reset();
+          setUnlocking(null);
+          setIsUnlocked(true);
+          setValues((current) => ({ ...current, password: '' }));
+        }}
+        onCancel={() => {
+          setUnlocking(null);
+        }}
+      />
+    );
+  }
+
+  const lockedLogin =
+    isApiError(mutation.error) && mutation.error.code === 'auth.accountLocked' ? mutation.variables : undefined;
+
   return (
     <form onSubmit={onSubmit} noValidate aria-label={t('login.formLabel')}>
       <Stack gap="md">
+        {isUnlocked ? (
+          <Alert color="teal" variant="light" role="status" data-testid="unlock-done">
+            {t('unlock.done')}
+          </Alert>
+        ) : null}
         {mutation.isError ? (
           <Alert color="red" variant="light" title={t('login.failedTitle')} role="alert">
             {messageText(errorMessageFor(mutation.error))}
+            {lockedLogin === undefined ? null : (
+              <Anchor
+                component="button"
+                type="button"
+                display="block"
+                mt={6}
+                fz="sm"
+                data-testid="unlock-offer"
+                onClick={() => {
+                  setUnlocking({ tenant: lockedLogin.tenant, username: lockedLogin.username });
+                }}
+              >
+                {t('unlock.offer')}
+              </Anchor>
+            )}
           </Alert>
         ) : null}
         <TenantField

@@ -71,6 +71,21 @@ export function resetPassword(request: {
   return api.post('/account/forgot-password/reset', request);
 }
 
+/** A code that lifts a lockout, to the locked account's own email or phone; same answer for any account. */
+export function sendUnlockCode(request: { tenant: string; type: OtpChannel; username: string }): Promise<OtpSent> {
+  return api.post('/auth/unlock/otp/send', request, { schema: otpSentResponseSchema });
+}
+
+/** Lifts the lockout; the password stays, and the user signs in with it afterwards. */
+export function unlockWithCode(request: {
+  tenant: string;
+  type: OtpChannel;
+  username: string;
+  otp: string;
+}): Promise<unknown> {
+  return api.post('/auth/unlock', request);
+}
+
 export type RegistrationRequest = z.output<typeof registerSchema>;
 
 export function register(request: RegistrationRequest) {

@@ -89,13 +89,14 @@ describe('POST /auth/oauth-token (password grant)', () => {
     expect(response.json()).toMatchObject({ code: 'auth.wrongCredentials' });
   });
 
-  it('refuses a disabled account after a correct password, and a locked one whatever the password', async () => {
+  it('refuses a disabled or locked account after a correct password; a wrong one answers as for any account', async () => {
     const tenant = await createTenant(testDb.database);
     const disabled = await createTenantUser(testDb.database, tenant.id, { status: 'DISABLED' });
     const locked = await createTenantUser(testDb.database, tenant.id, { status: 'LOCKED' });
     expect((await login({ tenant: tenant.code, username: disabled.email, password: TEST_PASSWORD, grant_type: 'password' })).json()).toMatchObject({ code: 'auth.accountDisabled' });
     expect((await login({ tenant: tenant.code, username: locked.email, password: TEST_PASSWORD, grant_type: 'password' })).json()).toMatchObject({ code: 'auth.accountLocked', message: 'This account has been locked' });
-    expect((await login({ tenant: tenant.code, username: locked.email, password: 'Wrong@123', grant_type: 'password' })).json()).toMatchObject({ code: 'auth.accountLocked' });
+    // Saying "locked" before the password is proven would tell a stranger the account exists.
+    expect((await login({ tenant: tenant.code, username: locked.email, password: 'Wrong@123', grant_type: 'password' })).json()).toMatchObject({ code: 'auth.wrongCredentials' });
     expect((await login({ tenant: tenant.code, username: disabled.email, password: 'Wrong@123', grant_type: 'password' })).json()).toMatchObject({ code: 'auth.wrongCredentials' });
   });
 

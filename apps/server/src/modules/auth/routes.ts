@@ -24,6 +24,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     clock: app.clock,
     sessionHours: app.config.sessionHours,
     audit: auditContextOf(request),
+    secretsKey: app.config.secretsKey,
   });
 
   app.post(

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { LIMITS, PLATFORM_ROLES, type AuditAction } from '@rpm/contracts';
 import type { Database } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
@@ -9,11 +10,13 @@ import { issueSession, type IssuedSession } from './sessions.js';
 import {
   clearFailedLogins,
   countThrottleFailure,
+  findUnknownLoginFailures,
   findUserByLogin,
   isAssignedToTenant,
   reactivateUser,
   readThrottle,
   recordFailedLogin,
+  recordUnknownFailedLogin,
   revokeUserSessions,
   type UserRow,
 } from './store.js';
@@ -28,6 +31,8 @@ export interface LoginEnvironment {
   clock: Clock;
   sessionHours: number;
   audit: AuditContext;
+  /** Keys the stored hashes of login names that match no account (and of one-time codes). */
+  secretsKey: Buffer;
 }
 
 const throttleKey = (audit: AuditContext) => `ip:${audit.ip ?? 'unknown'}`;
@@ -66,7 +71,22 @@ export async function findLoginAccount(database: Database, tenant: TenantRow, us
 }
 
 function isLocked(user: UserRow, now: Date): boolean {
-  return user.status === 'LOCKED' || (user.lockedUntil !== null && user.lockedUntil.getTime() > now.getTime());
+  return user.status === 'LOCKED' || isLockedUntilLater(user.lockedUntil, now);
+}
+
+/** The lock that failed logins set (users.locked_until, or the same for an unknown login name). */
+function isLockedUntilLater(lockedUntil: Date | null | undefined, now: Date): boolean {
+  return lockedUntil !== null && lockedUntil !== undefined && lockedUntil.getTime() > now.getTime();
+}
+
+/**
+ * The stored form of a login name that matches no account: an HMAC (keyed from SECRETS_KEY) of
+ * the name as accounts are matched, trimmed and in lower case. People type passwords into the
+ * login field by mistake; the table must not keep them readable.
+ */
+export function hashLoginIdentifier(secretsKey: Buffer, username: string): Buffer {
+  const key = createHmac('sha256', secretsKey).update('rpm/login-identifier/v1').digest();
+  return createHmac('sha256', key).update(username.trim().toLowerCase()).digest();
 }
 
 /**
@@ -129,9 +149,12 @@ export interface PasswordLogin {
 }
 
 /**
- * Password grant. Unknown user and wrong password answer the same, after the same work. Five
- * failures in a row lock the account for 24 hours; a locked account is refused even with the
- * right password. Every failure also counts against the caller's address.
+ * Password grant. Unknown user and wrong password answer the same, after about the same work, at
+ * every attempt: five failures in a row lock the account for 24 hours, and five failures for a
+ * login name that matches no account "lock" that name the same way (login_failures_unknown), so
+ * auth.accountLocked says nothing about whether an account exists. A locked account is refused
+ * even with the right password (a LOCKED status only once the password is right: before that it
+ * answers like any other account). Every failure also counts against the caller's address.
  */
 export async function loginWithPassword(environment: LoginEnvironment, login: PasswordLogin): Promise<IssuedSession> {
   const { database, clock } = environment;
@@ -141,13 +164,26 @@ export async function loginWithPassword(environment: LoginEnvironment, login: Pa
   const isPasswordRight = await verifyPassword(user?.passwordHash, login.password);
 
   if (user === undefined) {
+    const now = clock.now();
+    const identifierHash = hashLoginIdentifier(environment.secretsKey, login.username);
+    const isNowLocked = await database.withTenant(tenant.id, async (tx) => {
+      // The same steps as for an account: a lock refuses at once, else the failure is counted.
+      if (isLockedUntilLater((await findUnknownLoginFailures(tx, identifierHash))?.lockedUntil, now)) return true;
+      const result = await recordUnknownFailedLogin(tx, tenant.id, identifierHash, now, {
+        limit: LIMITS.failedLoginsBeforeLock,
+        lockMilliseconds: LIMITS.lockHours * HOUR,
+      });
+      await recordAudit(tx, tenant.id, environment.audit, {
+        action: 'ACCOUNT_LOGIN_FAILED',
+        details: { reason: 'unknown_account', failedLogins: result.failedLogins },
+        at: now,
+      });
+      return isLockedUntilLater(result.lockedUntil, now);
+    });
     await countFailure(environment);
-    await database.withTenant(tenant.id, (tx) =>
-      recordAudit(tx, tenant.id, environment.audit, { action: 'ACCOUNT_LOGIN_FAILED', details: { reason: 'unknown_account' }, at: clock.now() }),
-    );
-    throw new AppError('auth.wrongCredentials');
+    throw new AppError(isNowLocked ? 'auth.accountLocked' : 'auth.wrongCredentials');
   }
-  if (isLocked(user, clock.now())) {
+  if (isLockedUntilLater(user.lockedUntil, clock.now())) {
     await countFailure(environment);
     throw new AppError('auth.accountLocked');
   }

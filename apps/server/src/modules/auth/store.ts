@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { SystemStore, TenantTransaction } from '../../db/database.js';
-import { loginThrottle, platformStaffTenants, roles, sessions, users } from '../../db/schema.js';
+import { loginFailuresUnknown, loginThrottle, platformStaffTenants, roles, sessions, users } from '../../db/schema.js';
 
 export type SessionRow = typeof sessions.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
@@ -141,6 +141,48 @@ export async function recordFailedLogin(
     })
     .where(eq(users.id, userId))
     .returning({ failedLogins: users.failedLogins, lockedUntil: users.lockedUntil });
+  return { failedLogins: row?.failedLogins ?? 0, lockedUntil: row?.lockedUntil ?? null };
+}
+
+export type UnknownLoginRow = typeof loginFailuresUnknown.$inferSelect;
+
+/** The failure count of a login name that matches no account, in the transaction's tenant. */
+export async function findUnknownLoginFailures(tx: TenantTransaction, identifierHash: Buffer): Promise<UnknownLoginRow | undefined> {
+  const rows = await tx.select().from(loginFailuresUnknown).where(eq(loginFailuresUnknown.identifierHash, identifierHash)).limit(1);
+  return rows[0];
+}
+
+/**
+ * recordFailedLogin for a login name that matches no account: the same count and the same lock,
+ * by one atomic upsert. Rows whose lock has run out are deleted on the way (a lapsed lock counts
+ * like no row: the next failure starts again at 1).
+ */
+export async function recordUnknownFailedLogin(
+  tx: TenantTransaction,
+  tenantId: string,
+  identifierHash: Buffer,
+  now: Date,
+  options: { limit: number; lockMilliseconds: number },
+): Promise<{ failedLogins: number; lockedUntil: Date | null }> {
+  await tx.delete(loginFailuresUnknown).where(sql`${loginFailuresUnknown.lockedUntil} <= ${now}`);
+  const lockUntil = new Date(now.getTime() + options.lockMilliseconds);
+  const table = loginFailuresUnknown;
+  const nextCount = sql`CASE WHEN ${table.lockedUntil} IS NOT NULL AND ${table.lockedUntil} <= ${now} THEN 1 ELSE ${table.failedLogins} + 1 END`;
+  const [row] = await tx
+    .insert(table)
+    .values({ tenantId, identifierHash, failedLogins: 1, lockedUntil: options.limit <= 1 ? lockUntil : null, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [table.tenantId, table.identifierHash],
+      set: {
+        failedLogins: nextCount,
+        lockedUntil: sql`CASE
+          WHEN ${table.lockedUntil} IS NOT NULL AND ${table.lockedUntil} > ${now} THEN ${table.lockedUntil}
+          WHEN (${nextCount}) >= ${options.limit} THEN ${lockUntil}::timestamptz
+          ELSE NULL END`,
+        updatedAt: now,
+      },
+    })
+    .returning({ failedLogins: table.failedLogins, lockedUntil: table.lockedUntil });
   return { failedLogins: row?.failedLogins ?? 0, lockedUntil: row?.lockedUntil ?? null };
 }
 

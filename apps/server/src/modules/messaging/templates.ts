@@ -31,6 +31,12 @@ const OTP_CATALOGUE: Record<SupportedLanguage, Record<OtpPurpose, OtpTexts>> = {
       email: 'Your verification code is {code}. It expires in {minutes} minutes.\n\nIf you did not register, ignore this message.',
       sms: '{organization}: your verification code is {code}. It expires in {minutes} minutes.',
     },
+    UNLOCK: {
+      subject: '{organization}: unlock your account',
+      email:
+        'Your account was locked after too many wrong passwords. Your unlock code is {code}. It expires in {minutes} minutes.\n\nIf you did not ask to unlock your account, ignore this message and consider changing your password.',
+      sms: '{organization}: your unlock code is {code}. It expires in {minutes} minutes. Do not share it.',
+    },
   },
   vi: {
     LOGIN: {
@@ -49,6 +55,12 @@ const OTP_CATALOGUE: Record<SupportedLanguage, Record<OtpPurpose, OtpTexts>> = {
       subject: '{organization}: xác minh email của bạn',
       email: 'Mã xác minh của bạn là {code}. Mã hết hạn sau {minutes} phút.\n\nNếu bạn không đăng ký, hãy bỏ qua thư này.',
       sms: '{organization}: mã xác minh của bạn là {code}. Mã hết hạn sau {minutes} phút.',
+    },
+    UNLOCK: {
+      subject: '{organization}: mở khóa tài khoản',
+      email:
+        'Tài khoản của bạn đã bị khóa do nhập sai mật khẩu quá nhiều lần. Mã mở khóa của bạn là {code}. Mã hết hạn sau {minutes} phút.\n\nNếu bạn không yêu cầu mở khóa tài khoản, hãy bỏ qua thư này và cân nhắc đổi mật khẩu.',
+      sms: '{organization}: mã mở khóa tài khoản của bạn là {code}. Mã hết hạn sau {minutes} phút. Không chia sẻ mã này.',
     },
   },
 };

@@ -11,6 +11,8 @@ import {
   resetPasswordSchema,
   successEnvelope,
   tokenResponseSchema,
+  unlockSchema,
+  unlockSendSchema,
   verifyRegisterResponseSchema,
   verifyRegisterSchema,
 } from '@rpm/contracts';
@@ -25,6 +27,7 @@ import { loginWithCode, sendLoginCode } from './login-otp.js';
 import { resetPassword, sendResetCode } from './password-reset.js';
 import { register, registerWithCode, sendRegistrationCode, verifyRegistration } from './registration.js';
 import { assertRegistrationInput } from './registration-input.js';
+import { sendUnlockCode, unlockWithCode } from './unlock.js';
 
 function environmentOf(app: FastifyInstance, request: FastifyRequest): VerificationEnvironment {
   return {
@@ -99,6 +102,44 @@ export const verificationAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         app: body.app ?? 'console',
       });
       return ok(deliverSession(app, reply, issued));
+    },
+  );
+
+  app.post(
+    '/unlock/otp/send',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary:
+          'Send a code that lifts a lockout to the locked account’s own email or phone (same answer for unknown or unlocked accounts, which get nothing)',
+        body: unlockSendSchema,
+        response: sentResponse,
+      },
+    },
+    async (request) => {
+      const { body } = request;
+      const sent = await sendUnlockCode(environmentOf(app, request), { tenant: body.tenant, channel: body.type, username: body.username });
+      app.messaging.kick();
+      return ok(sent);
+    },
+  );
+
+  app.post(
+    '/unlock',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Lift a lockout with the code from /auth/unlock/otp/send; the password stays the same',
+        body: unlockSchema,
+        response: { 200: successEnvelope(z.null()) },
+      },
+    },
+    async (request) => {
+      const { body } = request;
+      await unlockWithCode(environmentOf(app, request), { tenant: body.tenant, channel: body.type, username: body.username, code: body.otp });
+      return ok(null);
     },
   );
 
