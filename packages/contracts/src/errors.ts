@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   'common.payloadTooLarge': 413,
   'common.unsupportedMediaType': 415,
   'common.tooManyRequests': 429,
+  /** A public call over an hourly quota of emails and SMS (per address, destination or tenant); Retry-After says when. */
+  'common.sendQuota': 429,
   'common.maintenance': 502,
   'common.unavailable': 503,
   'auth.unauthorized': 401,

@@ -24,5 +24,19 @@ export const LIMITS = {
   maxEvents: 20,
 } as const;
 
+/**
+ * Quotas on the emails and SMS that public calls (registration, one-time codes, forgot password,
+ * trial requests) may cause, per fixed hour window: per client address, per destination (email
+ * or phone) and per tenant. Every such call counts, whether or not a message is finally sent
+ * (an unknown account counts like a known one). Over any of them the call answers 429
+ * common.sendQuota with Retry-After (seconds to the end of the window) and sends nothing.
+ */
+export const SEND_QUOTAS = {
+  windowSeconds: 3600,
+  perClientAddress: 10,
+  perDestination: 5,
+  perTenant: 200,
+} as const;
+
 export const DATE_FORMAT = 'dd/MM/yyyy';
 export const TIME_FORMAT = 'HH:mm';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, type ApiErrorKind } from './api-error';
+import { ApiError, readEnvelope, type ApiErrorKind } from './api-error';
 import { decideReaction, errorMessageFor } from './error-reaction';
 import type { ErrorCode } from '@rpm/contracts';
 
@@ -75,6 +75,30 @@ describe('errorMessageFor', () => {
     });
     expect(errorMessageFor(apiError('server', 500))).toEqual({ key: 'errors:common.default' });
     expect(errorMessageFor(new Error('boom'))).toEqual({ key: 'errors:common.default' });
+  });
+
+  it('shows a 429 in the server’s words, even where the action has its own message', async () => {
+    const answer = new Response(
+      JSON.stringify({
+        resultCode: 500,
+        code: 'common.sendQuota',
+        message: 'Đã yêu cầu gửi quá nhiều email hoặc tin nhắn. Vui lòng thử lại sau (tối đa một giờ)',
+        requestId: 'r-1',
+      }),
+      { status: 429, headers: { 'content-type': 'application/json', 'retry-after': '1800' } },
+    );
+    const error: unknown = await readEnvelope(answer, { method: 'POST', path: '/account/register' }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({ kind: 'validation', status: 429, code: 'common.sendQuota' });
+    const shown = {
+      text: 'Đã yêu cầu gửi quá nhiều email hoặc tin nhắn. Vui lòng thử lại sau (tối đa một giờ)',
+    };
+    expect(errorMessageFor(error)).toEqual(shown);
+    expect(errorMessageFor(error, 'register.failedTitle')).toEqual(shown);
+    expect(errorMessageFor(apiError('validation', 429, 'common.sendQuota'), 'register.failedTitle')).toEqual({
+      key: 'errors:common.sendQuota',
+    });
   });
 
   it('shows the server’s wording of a permission refusal', () => {

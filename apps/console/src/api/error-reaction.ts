@@ -46,7 +46,8 @@ export function endsSession(error: unknown): boolean {
 export type ErrorMessage = { key: string } | { text: string };
 
 /**
- * The message to show for a failure. Fixed messages for the HTTP-level answers of spec §8; for
+ * The message to show for a failure. Fixed messages for the HTTP-level answers of spec §8; a 429
+ * in the server's words (it says why the user must wait: a quota, too many failed logins); for
  * everything else the action's own message if it gave one, else the server's, else the default.
  */
 export function errorMessageFor(error: unknown, actionMessageKey?: string): ErrorMessage {
@@ -73,6 +74,8 @@ function messageForApiError(error: ApiError, actionMessageKey: string | undefine
     case 'notFound':
     case 'server':
     case 'invalidResponse':
+      if (error.status === 429 && error.serverMessage) return { text: error.serverMessage };
+      if (error.status === 429 && error.code) return { key: `errors:${error.code}` };
       if (actionMessageKey) return { key: actionMessageKey };
       if (error.serverMessage) return { text: error.serverMessage };
       if (error.code) return { key: `errors:${error.code}` };

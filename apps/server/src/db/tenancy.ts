@@ -3,4 +3,4 @@
  * the system store only. Every other table is data plane and must carry tenant_id with row level
  * security ENABLE + FORCE and a tenant policy (checked by tenancy.test.ts).
  */
-export const CONTROL_PLANE_TABLES = ['tenants', 'tenant_settings', 'sessions', 'login_throttle', 'tenant_connections', 'tenant_email_templates', 'tenant_requests', 'platform_staff_tenants', 'schema_migrations'] as const;
+export const CONTROL_PLANE_TABLES = ['tenants', 'tenant_settings', 'sessions', 'login_throttle', 'tenant_connections', 'tenant_email_templates', 'tenant_requests', 'platform_staff_tenants', 'send_quota_counters', 'schema_migrations'] as const;

@@ -43,6 +43,7 @@ export function installErrorHandler(app: FastifyInstance) {
         ...fieldError,
         message: findErrorMessage(fieldError.message, request.language) ?? fieldError.message,
       }));
+      if (error.headers !== undefined) reply.headers(error.headers);
       return sendError(request, reply, error.code, fieldErrors);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -14,6 +14,7 @@ import type { FileStorage, OpenedFile, StoredFile } from '../../lib/file-storage
 import { recordAudit, type AuditContext } from '../audit/store.js';
 import { countThrottleFailure } from '../auth/store.js';
 import { enqueueMessage } from '../messaging/outbox-store.js';
+import { assertSendQuota } from '../send-quota/service.js';
 import { assertIdentityFree, identityClashOf } from '../tenants/admin-service.js';
 import { createFirstAdmin } from '../tenants/first-admin.js';
 import { findPlatformTenant, insertTenant, writeTenantSettings } from '../tenants/store.js';
@@ -94,6 +95,8 @@ export async function submitTrialRequest(environment: TrialRequestEnvironment, p
   const { form, logos } = received;
   const now = environment.clock.now();
   try {
+    // The requester's email is written to when the request is decided: it counts like any other send.
+    await assertSendQuota(environment, { tenantId: platformId, channel: 'EMAIL', destination: form.email });
     await assertIdentityFree(environment.database.system, { name: form.organizationName, code: form.requestedCode });
     const created = await environment.database.withTenant(platformId, async (tx) => {
       const row = await store.insertTenantRequest(tx, {

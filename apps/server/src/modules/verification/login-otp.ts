@@ -6,6 +6,7 @@ import {
   type ClientApp,
 } from '../auth/service.js';
 import type { IssuedSession } from '../auth/sessions.js';
+import { assertSendQuota } from '../send-quota/service.js';
 import { addressFor, issueUnsentCode, OTP_SENT, sendCode, verifyCodeThen, type VerificationEnvironment } from './challenges.js';
 import type { OtpChannel } from './otp-store.js';
 
@@ -20,6 +21,7 @@ export async function sendLoginCode(
   const tenant = await findTenantForLogin(environment, request.tenant);
   const account = await findLoginAccount(environment.database, tenant, request.destination);
   const address = addressFor('LOGIN', request.channel, account, request.destination);
+  await assertSendQuota(environment, { tenantId: tenant.id, channel: request.channel, destination: address.destination });
   const recipient = account?.status === 'ACTIVE' ? account : undefined;
   // A platform staff member's codes live with their account, in the platform tenant.
   const tenantId = account?.tenantId ?? tenant.id;

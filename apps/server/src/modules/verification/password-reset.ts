@@ -5,6 +5,7 @@ import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { assertAcceptablePassword, passwordRuleOf } from '../auth/password-policy.js';
 import { assertNotThrottled, findLoginAccount, findTenantForLogin } from '../auth/service.js';
 import { findUserById, revokeUserSessions, type UserRow } from '../auth/store.js';
+import { assertSendQuota } from '../send-quota/service.js';
 import { setPasswordAfterReset } from './account-store.js';
 import { addressFor, issueUnsentCode, OTP_SENT, sendCode, verifyCodeThen, type VerificationEnvironment } from './challenges.js';
 import type { OtpChannel } from './otp-store.js';
@@ -29,6 +30,7 @@ export async function sendResetCode(
   const tenant = await findTenantForLogin(environment, request.tenant);
   const account = await findLoginAccount(environment.database, tenant, request.username);
   const address = addressFor('RESET_PASSWORD', request.channel, account, request.username);
+  await assertSendQuota(environment, { tenantId: tenant.id, channel: request.channel, destination: address.destination });
   const tenantId = account?.tenantId ?? tenant.id;
   await environment.database.withTenant(tenantId, (tx) =>
     canReset(account, request.channel)

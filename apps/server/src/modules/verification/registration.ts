@@ -8,6 +8,7 @@ import { hashPassword } from '../auth/passwords.js';
 import { assertAcceptablePassword, passwordRuleOf } from '../auth/password-policy.js';
 import { assertNotThrottled, findTenantForLogin } from '../auth/service.js';
 import type { UserRow } from '../auth/store.js';
+import { assertSendQuota } from '../send-quota/service.js';
 import type { TenantRow } from '../tenants/store.js';
 import {
   activateUser,
@@ -84,6 +85,8 @@ function valuesOf(
  */
 export async function register(environment: VerificationEnvironment, input: Registration) {
   const tenant = await findRegistrationTenant(environment, input.tenant);
+  // Before "email already exists": the quota must not let anyone probe emails past it.
+  await assertSendQuota(environment, { tenantId: tenant.id, channel: 'EMAIL', destination: input.email });
   const passwordHash = await acceptablePasswordHash(environment, tenant.id, input.password);
   const now = environment.clock.now();
   const values = valuesOf(input, { passwordHash, language: environment.language, role: input.role, status: 'UNACTIVATED' });
@@ -120,6 +123,7 @@ export async function register(environment: VerificationEnvironment, input: Regi
  */
 export async function sendRegistrationCode(environment: VerificationEnvironment, request: { tenant: string; email: string }) {
   const tenant = await findRegistrationTenant(environment, request.tenant);
+  await assertSendQuota(environment, { tenantId: tenant.id, channel: 'EMAIL', destination: request.email });
   const now = environment.clock.now();
   await environment.database.withTenant(tenant.id, async (tx) => {
     const existing = await findUserByEmail(tx, request.email);

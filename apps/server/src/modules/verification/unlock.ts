@@ -1,6 +1,7 @@
 import { recordAudit } from '../audit/store.js';
 import { assertNotThrottled, findLoginAccount, findTenantForLogin } from '../auth/service.js';
 import { clearFailedLogins, findUserById, type UserRow } from '../auth/store.js';
+import { assertSendQuota } from '../send-quota/service.js';
 import { addressFor, issueUnsentCode, OTP_SENT, sendCode, verifyCodeThen, type VerificationEnvironment } from './challenges.js';
 import type { OtpChannel } from './otp-store.js';
 
@@ -27,6 +28,7 @@ export async function sendUnlockCode(
   const tenant = await findTenantForLogin(environment, request.tenant);
   const account = await findLoginAccount(environment.database, tenant, request.username);
   const address = addressFor('UNLOCK', request.channel, account, request.username);
+  await assertSendQuota(environment, { tenantId: tenant.id, channel: request.channel, destination: address.destination });
   // A platform staff member's codes live with their account, in the platform tenant.
   const tenantId = account?.tenantId ?? tenant.id;
   await environment.database.withTenant(tenantId, (tx) =>
