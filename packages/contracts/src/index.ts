@@ -22,3 +22,4 @@ export * from './vitals.js';
 export * from './health.js';
 export * from './alerts.js';
 export * from './realtime.js';
+export * from './patient-access.js';

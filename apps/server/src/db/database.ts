@@ -12,10 +12,12 @@ export type TenantTransaction = Parameters<Parameters<Drizzle['transaction']>[0]
 export type SystemStore = Drizzle;
 
 /**
- * Which health centers a transaction may see: every center of the tenant, or a list (possibly
- * empty). Enforced by the RESTRICTIVE center_visibility policies (migration 0004).
+ * What a transaction may see of the tenant's patients and centers: every center, a list of
+ * centers (possibly empty), or, for a patient account, only the patient records linked to that
+ * account (`ownRecordsOf`: the user id). Enforced by the RESTRICTIVE center_visibility policies
+ * (migrations 0004 and 0017); the rule itself is contracts' patient-access.ts.
  */
-export type CenterVisibility = { all: true } | { centerIds: readonly string[] };
+export type CenterVisibility = { all: true } | { centerIds: readonly string[] } | { ownRecordsOf: string };
 export const ALL_CENTERS: CenterVisibility = { all: true };
 
 export interface Database {
@@ -177,8 +179,17 @@ function createTenantRouter(system: Drizzle, secretBox: SecretBox | undefined) {
 
 function runInTenant<T>(db: Drizzle, tenantId: string, work: (tx: TenantTransaction) => Promise<T>, visibility?: CenterVisibility): Promise<T> {
   return db.transaction(async (tx) => {
-    const centers = visibility === undefined || 'all' in visibility ? '*' : visibility.centerIds.length === 0 ? 'none' : visibility.centerIds.join(',');
-    await tx.execute(sql`SELECT set_config('app.tenant_id', ${tenantId}, true), set_config('app.center_ids', ${centers}, true)`);
+    const centers =
+      visibility === undefined || 'all' in visibility
+        ? '*'
+        : 'ownRecordsOf' in visibility || visibility.centerIds.length === 0
+          ? 'none'
+          : visibility.centerIds.join(',');
+    const patientUserId = visibility !== undefined && 'ownRecordsOf' in visibility ? visibility.ownRecordsOf : '';
+    await tx.execute(
+      sql`SELECT set_config('app.tenant_id', ${tenantId}, true), set_config('app.center_ids', ${centers}, true),
+                 set_config('app.subject', ${patientUserId === '' ? '' : 'patient'}, true), set_config('app.user_id', ${patientUserId}, true)`,
+    );
     return work(tx);
   });
 }

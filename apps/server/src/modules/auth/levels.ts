@@ -1,4 +1,4 @@
-import { ROLE_CODES, ROLE_PLACEMENT } from '@rpm/contracts';
+import { isPatientRole, ROLE_CODES, ROLE_PLACEMENT } from '@rpm/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import { ALL_CENTERS, type CenterVisibility, type TenantTransaction } from '../../db/database.js';
 import { centerAdmins, healthCenters, scopeAdmins, userLevels } from '../../db/schema.js';
@@ -73,6 +73,12 @@ export async function visibilityOf(
   narrowing: { scopeId: string | null; centerId: string | null },
   userId?: string,
 ): Promise<{ visibility: CenterVisibility; scopeId: string | null; centerId: string | null }> {
+  // A patient account sees its own records, wherever they are, and no center's (contracts
+  // patient-access.ts); the switcher does not apply to it.
+  const role = ROLE_CODES.find((code) => code === level.role);
+  if (role !== undefined && isPatientRole(role)) {
+    return { visibility: userId === undefined ? { centerIds: [] } : { ownRecordsOf: userId }, scopeId: null, centerId: null };
+  }
   let allowed: string[] | null = null;
   if (!isTenantWideLevel(level)) {
     const own = level.centerId !== null ? [level.centerId] : level.scopeId !== null ? await centersInScope(tx, level.scopeId) : [];

@@ -227,7 +227,7 @@ export async function insertPatientBatch(
   const defaultCenter =
     'all' in auth.visibility
       ? null
-      : auth.visibility.centerIds.length === 1
+      : 'centerIds' in auth.visibility && auth.visibility.centerIds.length === 1
         ? (auth.visibility.centerIds[0] ?? null)
         : undefined;
 

@@ -124,7 +124,7 @@ async function resolveCenter(
     return requested;
   }
   if ('all' in auth.visibility) return null;
-  const [only, ...others] = auth.visibility.centerIds;
+  const [only, ...others] = 'centerIds' in auth.visibility ? auth.visibility.centerIds : [];
   if (only !== undefined && others.length === 0) return only;
   throw new AppError('common.invalidParameter', {
     fieldErrors: [{ field: 'body.healthCenterId', code: 'required', message: 'validation.required' }],

@@ -1,8 +1,9 @@
-import type { LiveEvent } from '@rpm/contracts';
+import { canSeePatientEvent, type LiveEvent, type PatientFacts } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { patientAccessSubjectOf } from '../../db/caller.js';
 import { ALL_CENTERS, type CenterVisibility, type Database } from '../../db/database.js';
-import { EVENT_PAGE, eventsAfter, lastEventId } from './store.js';
+import { EVENT_PAGE, eventsWithPatientsAfter, lastEventId } from './store.js';
 
 /** A connected client as the hub sees it. */
 export interface LiveSubscriber {
@@ -12,12 +13,17 @@ export interface LiveSubscriber {
   deliver(event: LiveEvent): void;
 }
 
-export function canSee(visibility: CenterVisibility, event: Pick<LiveEvent, 'healthCenterId'>): boolean {
-  return (
-    event.healthCenterId === null ||
-    'all' in visibility ||
-    visibility.centerIds.includes(event.healthCenterId)
-  );
+/**
+ * Whether a subscriber may receive an event: the patient access rule of contracts, the same one
+ * the database applies to the events a socket replays (migration 0017).
+ */
+export function canSee(subscriber: Pick<LiveSubscriber, 'tenantId' | 'visibility'>, tenantId: string, event: LiveEvent, patient: PatientFacts | null): boolean {
+  return canSeePatientEvent(patientAccessSubjectOf(subscriber.visibility), subscriber.tenantId, {
+    tenantId,
+    patientId: event.patientId,
+    healthCenterId: event.healthCenterId,
+    patient,
+  });
 }
 
 interface TenantGroup {
@@ -109,13 +115,13 @@ export class EventHub {
         group.fetchAgain = false;
         const page = await this.database.withTenant(
           tenantId,
-          (tx) => eventsAfter(tx, group.lastId),
+          (tx) => eventsWithPatientsAfter(tx, group.lastId),
           ALL_CENTERS,
         );
-        for (const event of page) {
+        for (const { event, patient } of page) {
           group.lastId = event.id;
           for (const subscriber of group.subscribers) {
-            if (canSee(subscriber.visibility, event)) subscriber.deliver(event);
+            if (canSee(subscriber, tenantId, event, patient)) subscriber.deliver(event);
           }
         }
         if (page.length === EVENT_PAGE) group.fetchAgain = true;

@@ -1,7 +1,7 @@
-import type { LiveEvent } from '@rpm/contracts';
+import type { LiveEvent, PatientFacts } from '@rpm/contracts';
 import { and, asc, desc, eq, gt, max } from 'drizzle-orm';
 import type { SystemStore, TenantTransaction } from '../../db/database.js';
-import { events, sessions } from '../../db/schema.js';
+import { events, patients, sessions } from '../../db/schema.js';
 
 export const EVENT_PAGE = 500;
 
@@ -24,6 +24,36 @@ export async function eventsAfter(
     healthCenterId: row.healthCenterId,
     payload: row.payload,
     createdAt: row.createdAt.toISOString(),
+  }));
+}
+
+/**
+ * Events after `afterId` with what the access rule needs to know of their patient as it is now
+ * (null: no such patient any more). For the hub, which reads the whole tenant once and decides
+ * per socket.
+ */
+export async function eventsWithPatientsAfter(
+  tx: TenantTransaction,
+  afterId: number,
+  limit = EVENT_PAGE,
+): Promise<{ event: LiveEvent; patient: PatientFacts | null }[]> {
+  const rows = await tx
+    .select({ event: events, patientUserId: patients.userId, patientCenterId: patients.healthCenterId, patientFound: patients.id })
+    .from(events)
+    .leftJoin(patients, and(eq(patients.tenantId, events.tenantId), eq(patients.id, events.patientId)))
+    .where(gt(events.id, afterId))
+    .orderBy(asc(events.id))
+    .limit(limit);
+  return rows.map(({ event: row, patientUserId, patientCenterId, patientFound }) => ({
+    event: {
+      id: row.id,
+      type: row.type,
+      patientId: row.patientId,
+      healthCenterId: row.healthCenterId,
+      payload: row.payload,
+      createdAt: row.createdAt.toISOString(),
+    },
+    patient: patientFound === null ? null : { tenantId: row.tenantId, userId: patientUserId, healthCenterId: patientCenterId },
   }));
 }
 

@@ -81,6 +81,6 @@ export async function withVitalsPatient<T>(
     const { accountState: _accountState, ...patient } = row;
     return work(tx, { ...patient, status: patient.status as VitalStatus });
   };
-  // A patient's own record is reached through their account, like the caller's own profile.
-  return isPatientSession ? database.withTenant(auth.tenantId, run) : withCaller(database, auth, run);
+  // The database applies the patient access rule too: a patient session sees its own records only.
+  return withCaller(database, auth, run);
 }

@@ -1,0 +1,429 @@
+import {
+  canReadPatient,
+  DEFAULT_ROLE_PERMISSIONS,
+  isPatientRole,
+  PATIENT_RELATIONS,
+  PLATFORM_ROLES,
+  ROLE_PLACEMENT,
+  TENANT_ROLES,
+  type LiveServerMessage,
+  type PatientAccessSubject,
+  type PatientFacts,
+  type PatientRelation,
+  type RoleCode,
+} from '@rpm/contracts';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { createTestApp, logIn, withSession } from '../../test/app.js';
+import { asOwner, createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { createHealthCenter, createPatient, createPlatformUser, createTenant, createTenantUser } from '../../test/factories.js';
+import { multipart } from '../../test/multipart.js';
+import { platformStaffTenants, scopes } from '../db/schema.js';
+import { patientBody } from '../modules/patients/test-support.js';
+import { publishEvent } from '../modules/realtime/publish.js';
+import { SESSION_COOKIE } from './access.js';
+
+/**
+ * QUALITY "every patient-scoped route and /ws, every role × relation: 0 decisions differ from the
+ * one access rule". Routes are read from the app itself: every route that takes the id of a
+ * patient (or of a patient's case, ticket, contact, file, record or bound device), names a patient
+ * in its body, or lists patients' data, is called by every role (placed where it works) for a
+ * patient of each relation (own record, same center, other center, no center, other tenant). The
+ * expected answer is the permission catalogue's and contracts' `canReadPatient`, nothing else.
+ */
+
+let testDb: TestDatabase;
+let app: FastifyInstance;
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  app = await createTestApp(testDb.database);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+});
+afterAll(async () => {
+  await app.close();
+  await testDb.drop();
+});
+
+type Method = NonNullable<InjectOptions['method']>;
+const suffix = () => randomBytes(4).toString('hex');
+const phone = () => `09${String(parseInt(suffix(), 16)).padStart(8, '0').slice(0, 8)}`;
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+interface Fixture {
+  relation: PatientRelation;
+  facts: PatientFacts;
+  patientId: string;
+  centerId: string | null;
+  /** A token of an admin of the patient's tenant, to make the patient's objects. */
+  adminToken: string;
+  doctorId: string;
+  ids: Record<string, string>;
+}
+
+/** Answers refused for access: permission denied, or not found (what an invisible patient is). */
+const isRefusal = (status: number, code: string | undefined) =>
+  (status === 403 && code === 'auth.permissionDenied') || status === 404;
+
+it('decides every patient-scoped route and /ws for every role and relation exactly as the one access rule says', async () => {
+  const { database } = testDb;
+  const tenant = await createTenant(database);
+  const far = await createTenant(database);
+  const centerA = await createHealthCenter(database, tenant.id);
+  const centerB = await createHealthCenter(database, tenant.id);
+  const farCenter = await createHealthCenter(database, far.id);
+  const scopeId = randomUUID();
+  await database.withTenant(tenant.id, (tx) => tx.insert(scopes).values({ tenantId: tenant.id, id: scopeId, name: 'Region', level: 1 }));
+  await asOwner(testDb.ownerUrl, 'UPDATE health_centers SET scope_id = $1 WHERE id = $2', [scopeId, centerA.id]);
+  const admin = await createTenantUser(database, tenant.id, { role: 'ADMIN' });
+  const farAdmin = await createTenantUser(database, far.id, { role: 'ADMIN' });
+  const adminToken = await logIn(app, tenant.code, admin.email ?? '');
+  const farAdminToken = await logIn(app, far.code, farAdmin.email ?? '');
+  const patientUser = await createTenantUser(database, tenant.id, { role: 'PATIENT', healthCenterId: centerA.id });
+
+  // The callers: every role placed where it works; roles that may work tenant-wide or in one
+  // center, both ways. Each with its subject of the rule, derived from its placement.
+  interface Caller {
+    name: string;
+    role: RoleCode;
+    token: string;
+    subject: PatientAccessSubject;
+  }
+  const callers: Caller[] = [];
+  for (const role of TENANT_ROLES) {
+    const placement = ROLE_PLACEMENT[role];
+    const ways: ('center' | 'scope' | 'tenant' | 'own')[] =
+      placement === 'none' ? ['own'] : placement === 'center' ? ['center'] : placement === 'scope' ? ['scope'] : placement === 'tenantOrCenter' ? ['center', 'tenant'] : ['tenant'];
+    for (const way of ways) {
+      const user =
+        way === 'own'
+          ? patientUser
+          : await createTenantUser(database, tenant.id, {
+              role,
+              ...(way === 'center' ? { healthCenterId: centerA.id } : way === 'scope' ? { scopeId } : {}),
+            });
+      callers.push({
+        name: `${role}@${way}`,
+        role,
+        token: await logIn(app, tenant.code, user.email ?? ''),
+        subject: isPatientRole(role) ? { kind: 'patient', userId: user.id } : { kind: 'staff', centers: way === 'tenant' ? 'all' : [centerA.id] },
+      });
+    }
+  }
+  for (const role of PLATFORM_ROLES) {
+    const user = await createPlatformUser(database, { role });
+    if (role === 'SYSTEM_ADMIN') await database.system.insert(platformStaffTenants).values({ userId: user.id, tenantId: tenant.id });
+    callers.push({ name: `${role}@platform`, role, token: await logIn(app, tenant.code, user.email ?? ''), subject: { kind: 'staff', centers: 'all' } });
+  }
+
+  // The patients, one per relation, each with a doctor of its center, a follower, an SOS case and
+  // its ticket, a file, an ECG and a sleep record, and a bound watch.
+  async function makePatient(tenantId: string, centerId: string | null, userId: string | null) {
+    return createPatient(database, tenantId, { healthCenterId: centerId, userId, birthday: '1960-01-01', phone: phone() });
+  }
+  const callAs = (token: string, method: Method, url: string, payload?: unknown) =>
+    app.inject({ method, url, ...withSession(token), ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) });
+  const okData = async <T>(response: ReturnType<typeof callAs>): Promise<T> => {
+    const answer = await response;
+    if (answer.statusCode !== 200) throw new Error(`fixture call failed: ${String(answer.statusCode)} ${answer.body}`);
+    return answer.json<{ data: T }>().data;
+  };
+  const contactBody = () => ({ contactType: 'CARING', name: 'Lan', phone: phone(), relationship: 'FRIEND', favourite: false });
+  const newContact = async (fixture: Pick<Fixture, 'adminToken' | 'patientId'> & { ids?: Record<string, string> }) => {
+    // At most 5 of a kind per patient: make room, keeping the fixture's own follower.
+    await asOwner(testDb.ownerUrl, 'DELETE FROM patient_contacts WHERE patient_id = $1 AND id::text <> $2', [fixture.patientId, fixture.ids?.contactId ?? '']);
+    const contact = await okData<{ id: string }>(callAs(fixture.adminToken, 'POST', `/account/patients/${fixture.patientId}/contacts`, contactBody()));
+    return contact.id;
+  };
+  const newFile = async (fixture: Pick<Fixture, 'adminToken' | 'patientId'>) => {
+    const form = multipart([{ name: 'file', filename: 'scan.png', contentType: 'image/png', content: PNG }]);
+    const answer = await app.inject({
+      method: 'POST',
+      url: `/account/patients/${fixture.patientId}/files`,
+      ...withSession(fixture.adminToken),
+      payload: form.payload,
+      headers: form.headers,
+    });
+    if (answer.statusCode !== 200) throw new Error(`file not attached: ${answer.body}`);
+    return answer.json<{ data: { id: string } }>().data.id;
+  };
+  const newDevice = async (tenantId: string, patientId: string | null) => {
+    const id = randomUUID();
+    const mac = randomBytes(6).toString('hex').toUpperCase().match(/../g)?.join(':') ?? '';
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO devices (tenant_id, id, model, serial_number, mac_address, patient_id) VALUES ($1, $2, 'V19', $3, $4, $5)`,
+      [tenantId, id, `S${suffix()}`, mac, patientId],
+    );
+    return id;
+  };
+
+  async function makeFixture(relation: PatientRelation): Promise<Fixture> {
+    const isFar = relation === 'otherTenant';
+    const tenantId = isFar ? far.id : tenant.id;
+    const centerId = relation === 'own' || relation === 'sameCenter' ? centerA.id : relation === 'otherCenter' ? centerB.id : relation === 'centerless' ? null : farCenter.id;
+    const ownerUser =
+      relation === 'own' ? patientUser : await createTenantUser(database, tenantId, { role: 'PATIENT', ...(centerId === null ? {} : { healthCenterId: centerId }) });
+    const patient = await makePatient(tenantId, centerId, ownerUser.id);
+    const token = isFar ? farAdminToken : adminToken;
+    const doctor = await createTenantUser(database, tenantId, { role: 'DOCTOR', ...(centerId === null ? {} : { healthCenterId: centerId }) });
+    await asOwner(testDb.ownerUrl, `INSERT INTO patient_doctors (tenant_id, patient_id, doctor_id, relation) VALUES ($1, $2, $3, 'SPECIALIST')`, [tenantId, patient.id, doctor.id]);
+    const fixture: Fixture = {
+      relation,
+      facts: { tenantId, userId: ownerUser.id, healthCenterId: centerId },
+      patientId: patient.id,
+      centerId,
+      adminToken: token,
+      doctorId: doctor.id,
+      ids: {},
+    };
+    const sosCase = await okData<{ id: string; ticketId: string }>(callAs(token, 'POST', `/account/patients/${patient.id}/sos`, { note: 'Hotline' }));
+    const ecgId = randomUUID();
+    const sleepId = randomUUID();
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO ecg_records (tenant_id, id, patient_id, measured_at, duration_seconds, sample_rate, samples, source)
+         VALUES ($1, $2, $3, now() - interval '1 hour', 1, 250, decode(repeat('00', 1000), 'hex'), 'WIRELESS_DEVICE')`,
+      [tenantId, ecgId, patient.id],
+    );
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO sleep_records (tenant_id, id, patient_id, start_at, end_at, total_minutes, deep_minutes, light_minutes, rem_minutes, wake_count)
+         VALUES ($1, $2, $3, now() - interval '9 hours', now() - interval '1 hour', 480, 100, 300, 80, 1)`,
+      [tenantId, sleepId, patient.id],
+    );
+    fixture.ids = {
+      caseId: sosCase.id,
+      ticketId: sosCase.ticketId,
+      contactId: await newContact(fixture),
+      fileId: await newFile(fixture),
+      ecgId,
+      sleepId,
+      deviceId: await newDevice(tenantId, patient.id),
+    };
+    return fixture;
+  }
+  const fixtures = new Map<PatientRelation, Fixture>();
+  for (const relation of PATIENT_RELATIONS) fixtures.set(relation, await makeFixture(relation));
+
+  // Which routes concern a patient, and how to fill each one's path and body for a patient.
+  // `fresh`: the call may remove or move what it addresses, so each call gets its own object.
+  interface Target {
+    url: string;
+    payload?: unknown;
+    multipart?: boolean;
+  }
+  const thresholdsOf = new Map<string, unknown>();
+  const routeTargets: { pattern: RegExp; target: (fixture: Fixture, url: string, method: string) => Promise<Target> | Target }[] = [
+    { pattern: /^\/account\/patients\/:id\/files\/:fileId$/, target: async (f, url, method) => ({ url: url.replace(':id', f.patientId).replace(':fileId', method === 'DELETE' ? await newFile(f) : (f.ids.fileId ?? '')) }) },
+    { pattern: /^\/account\/patients\/:id\/files$/, target: (f, url, method) => ({ url: url.replace(':id', f.patientId), multipart: method === 'POST' }) },
+    { pattern: /^\/account\/patients\/:id\/status$/, target: (f, url) => ({ url: url.replace(':id', f.patientId), payload: { status: 'AT_RISK', reason: 'Checked by phone' } }) },
+    {
+      pattern: /^\/account\/patients\/:id$/,
+      target: async (f, url, method) => {
+        if (method === 'DELETE') {
+          // Each deletion gets a patient of its own in the same place. Without an account: a patient
+          // account may not delete (the permission refuses it first), and a second record of the
+          // same account would change what "own" means for the calls after it.
+          const fresh = await makePatient(f.facts.tenantId, f.centerId, null);
+          return { url: url.replace(':id', fresh.id), payload: { confirmPatientCode: fresh.patientCode } };
+        }
+        return { url: url.replace(':id', f.patientId), payload: method === 'PUT' ? patientBody(f.centerId) : undefined };
+      },
+    },
+    { pattern: /^\/account\/patients\/:id\/status-history$/, target: (f, url) => ({ url: url.replace(':id', f.patientId) }) },
+    {
+      pattern: /^\/account\/patients\/:patientId\/doctors\/:doctorId$/,
+      target: async (f, url) => {
+        await asOwner(testDb.ownerUrl, `INSERT INTO patient_doctors (tenant_id, patient_id, doctor_id, relation) VALUES ($1, $2, $3, 'SPECIALIST') ON CONFLICT DO NOTHING`, [f.facts.tenantId, f.patientId, f.doctorId]);
+        return { url: url.replace(':patientId', f.patientId).replace(':doctorId', f.doctorId) };
+      },
+    },
+    { pattern: /^\/account\/patients\/:patientId\/doctors$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId), payload: { doctorId: f.doctorId, relation: 'SPECIALIST' } }) },
+    { pattern: /^\/account\/patients\/:patientId\/contacts\/:id$/, target: async (f, url, method) => ({ url: url.replace(':patientId', f.patientId).replace(':id', method === 'DELETE' ? await newContact(f) : (f.ids.contactId ?? '')), payload: method === 'PUT' ? contactBody() : undefined }) },
+    { pattern: /^\/account\/patients\/:patientId\/contacts$/, target: (f, url, method) => ({ url: url.replace(':patientId', f.patientId), payload: method === 'POST' ? contactBody() : undefined }) },
+    { pattern: /^\/account\/patients\/:patientId\/sos$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId), payload: { note: 'Hotline' } }) },
+    { pattern: /^\/account\/sos-cases\/:id\/actions$/, target: (f, url) => ({ url: url.replace(':id', f.ids.caseId ?? ''), payload: { type: 'CALL_PATIENT', note: 'No answer' } }) },
+    { pattern: /^\/account\/sos-cases\/:id(\/[a-z]+)?$/, target: (f, url, method) => ({ url: url.replace(':id', f.ids.caseId ?? ''), payload: method === 'PUT' ? { reason: 'Checked with the family' } : undefined }) },
+    { pattern: /^\/account\/tickets\/:id\/rating$/, target: (f, url) => ({ url: url.replace(':id', f.ids.ticketId ?? ''), payload: { kpiRating: 5 } }) },
+    { pattern: /^\/account\/tickets\/:id(\/[a-z]+)?$/, target: (f, url, method) => ({ url: url.replace(':id', f.ids.ticketId ?? ''), payload: method === 'PUT' ? { reason: 'Checked', assigneeId: admin.id } : undefined }) },
+    { pattern: /^\/account\/patients\/:patientId\/(alerts|devices)$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId) }) },
+    { pattern: /^\/health\/patients\/:patientId\/ecg\/:recordId$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId).replace(':recordId', f.ids.ecgId ?? '') }) },
+    { pattern: /^\/health\/patients\/:patientId\/sleep\/:recordId$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId).replace(':recordId', f.ids.sleepId ?? '') }) },
+    {
+      pattern: /^\/health\/patients\/:patientId\/data$/,
+      target: (f, url) => ({ url: `${url.replace(':patientId', f.patientId)}?measure=HEART_RATE&view=day&from=${new Date(Date.now() - 86_400_000).toISOString()}&to=${new Date().toISOString()}` }),
+    },
+    {
+      pattern: /^\/health\/patients\/:patientId\/thresholds$/,
+      target: async (f, url, method) => {
+        if (method !== 'PUT') return { url: url.replace(':patientId', f.patientId) };
+        if (!thresholdsOf.has(f.patientId)) {
+          const view = await okData<{ thresholds: unknown }>(callAs(f.adminToken, 'GET', url.replace(':patientId', f.patientId)));
+          thresholdsOf.set(f.patientId, view.thresholds);
+        }
+        return { url: url.replace(':patientId', f.patientId), payload: { thresholds: thresholdsOf.get(f.patientId) } };
+      },
+    },
+    { pattern: /^\/health\/patients\/:patientId\/[a-z]+$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId) }) },
+    { pattern: /^\/account\/devices\/:id\/bind$/, target: async (f, url) => ({ url: url.replace(':id', await newDevice(f.facts.tenantId, null)), payload: { patientId: f.patientId } }) },
+    { pattern: /^\/account\/devices\/:id\/unbind$/, target: async (f, url) => ({ url: url.replace(':id', await newDevice(f.facts.tenantId, f.patientId)) }) },
+    {
+      pattern: /^\/account\/devices\/:id$/,
+      target: async (f, url, method) => ({
+        url: url.replace(':id', method === 'GET' ? (f.ids.deviceId ?? '') : await newDevice(f.facts.tenantId, f.patientId)),
+        payload: method === 'PUT' ? { model: 'V19', serialNumber: `S${suffix()}`, macAddress: randomBytes(6).toString('hex').toUpperCase() } : undefined,
+      }),
+    },
+    // The patient is named in the body.
+    { pattern: /^\/account\/tickets$/, target: (f, url) => ({ url, payload: { patientId: f.patientId, type: 'SUPPORT', title: 'Call back' } }) },
+    {
+      pattern: /^\/collector\/readings$/,
+      target: (f, url) => ({ url, payload: { batchId: randomUUID(), patientId: f.patientId, readings: [{ measure: 'HEART_RATE', value: 72, measuredAt: new Date(Date.now() - 60_000).toISOString() }] } }),
+    },
+    { pattern: /^\/health\/manual$/, target: (f, url) => ({ url, payload: { patientId: f.patientId, measure: 'HEART_RATE', value: 72, measuredAt: new Date(Date.now() - 60_000).toISOString() } }) },
+    { pattern: /^\/health\/sos\/hotline$/, target: (f, url) => ({ url, payload: { patientId: f.patientId, note: 'Hotline' } }) },
+  ];
+  // Routes with a path parameter that do not address a patient's data, each with its reason. A new
+  // route with a parameter must be placed in one list or the other.
+  const NOT_PATIENT_DATA: RegExp[] = [
+    /^\/manage\//, // tenants, scopes, centers, staff, trial requests: the organisation, not patients
+    /^\/account\/(role|roles|admin|user|doctor|doctors|centers|scopes|levels|imports|requests|care-requests|doctor-requests)\b/,
+    /^\/account\/(sadmin|smadmin)\/(mhsc|system-admin)\b/, // health centers, scopes and platform staff
+    /^\/health\/(device|phone|device-connection-history|phone-history)\b/,
+    /^\/auth\//,
+  ];
+  const bodyPatientRoutes = new Set(['POST /account/tickets', 'POST /collector/readings', 'POST /health/manual', 'POST /health/sos/hotline', 'PUT /account/devices/:id/bind']);
+
+  const scoped = app.apiRoutes.filter((route) => route.access !== 'public' && (route.url.includes(':') || bodyPatientRoutes.has(`${route.method} ${route.url}`)));
+  const unclassified = scoped.filter(
+    (route) => !routeTargets.some((entry) => entry.pattern.test(route.url)) && !NOT_PATIENT_DATA.some((pattern) => pattern.test(route.url)),
+  );
+  expect(unclassified.map((route) => `${route.method} ${route.url}`)).toEqual([]);
+  const patientRoutes = scoped.filter((route) => routeTargets.some((entry) => entry.pattern.test(route.url)));
+  expect(patientRoutes.length).toBeGreaterThan(40);
+
+  // A patient route is allowed when the permission catalogue grants the call (a patient's own
+  // session may send its own readings, manual entries and hotline calls) and the rule lets the
+  // caller read the patient.
+  const SERVICE_PERMISSION: Record<string, string> = { 'POST /collector/readings': 'health.update', 'POST /health/manual': 'health.update' };
+  const isPermitted = (caller: Caller, method: string, url: string, access: string) => {
+    const held = DEFAULT_ROLE_PERMISSIONS[caller.role] as readonly string[];
+    const needed = SERVICE_PERMISSION[`${method} ${url}`];
+    if (needed !== undefined) return isPatientRole(caller.role) || held.includes(needed);
+    return access === 'session' || held.includes(access);
+  };
+
+  const mismatches: string[] = [];
+  let tried = 0;
+  for (const route of patientRoutes) {
+    const entry = routeTargets.find((candidate) => candidate.pattern.test(route.url));
+    if (entry === undefined) continue;
+    for (const caller of callers) {
+      for (const relation of PATIENT_RELATIONS) {
+        const fixture = fixtures.get(relation);
+        if (fixture === undefined) continue;
+        const target = await entry.target(fixture, route.url, route.method);
+        const form = target.multipart === true ? multipart([{ name: 'file', filename: 'scan.png', contentType: 'image/png', content: PNG }]) : undefined;
+        const response = await app.inject({
+          method: route.method as Method,
+          url: target.url,
+          ...withSession(caller.token),
+          ...(form !== undefined ? { payload: form.payload, headers: form.headers } : target.payload !== undefined ? { payload: target.payload as InjectOptions['payload'] } : {}),
+        });
+        tried++;
+        const code = String(response.headers['content-type'] ?? '').includes('json') ? response.json<{ code?: string }>().code : undefined;
+        const expected = isPermitted(caller, route.method, route.url, route.access) && canReadPatient(caller.subject, tenant.id, fixture.facts);
+        const refused = isRefusal(response.statusCode, code);
+        // An answer the rule did not decide (a request the fixture made badly) is reported too.
+        const isInconclusive = !refused && response.statusCode === 400 && code === 'common.invalidParameter';
+        if (refused === expected || isInconclusive || response.statusCode >= 500) {
+          mismatches.push(`${caller.name} ${route.method} ${route.url} [${relation}]: expected ${expected ? 'allowed' : 'refused'}, got ${response.statusCode} ${response.body.slice(0, 160)}`);
+        }
+      }
+    }
+  }
+
+  // Lists: a patient the rule hides never appears in a list a caller may call.
+  const lists = ['/account/patients', '/account/sos-cases', '/account/tickets', '/account/messages'];
+  for (const url of lists) {
+    const route = app.apiRoutes.find((candidate) => candidate.method === 'GET' && candidate.url === url);
+    if (route === undefined) throw new Error(`no list route ${url}`);
+    for (const caller of callers) {
+      if (!isPermitted(caller, 'GET', url, route.access)) continue;
+      const response = await callAs(caller.token, 'GET', `${url}?page=0&size=100`);
+      tried++;
+      if (response.statusCode !== 200) {
+        mismatches.push(`${caller.name} GET ${url}: ${response.statusCode} ${response.body.slice(0, 160)}`);
+        continue;
+      }
+      for (const relation of PATIENT_RELATIONS) {
+        const fixture = fixtures.get(relation);
+        if (fixture === undefined) continue;
+        const isListed = response.body.includes(fixture.patientId);
+        const expected = canReadPatient(caller.subject, tenant.id, fixture.facts);
+        if (isListed && !expected) mismatches.push(`${caller.name} GET ${url} lists the ${relation} patient`);
+        if (url === '/account/patients' && !isListed && expected) mismatches.push(`${caller.name} GET ${url} misses the ${relation} patient`);
+      }
+    }
+  }
+
+  // The live channel: one event about each relation's patient; each caller's socket receives
+  // exactly those the rule lets it read. Center-less events with no patient: whole tenant only.
+  const baseUrl = `ws://127.0.0.1:${String((app.server.address() as { port: number }).port)}/ws`;
+  const sockets = await Promise.all(
+    callers.map(async (caller) => {
+      const socket = new WebSocket(baseUrl, { headers: { cookie: `${SESSION_COOKIE}=${caller.token}`, origin: new URL(baseUrl.replace('ws:', 'http:')).origin } });
+      const received: LiveServerMessage[] = [];
+      socket.on('message', (data: Buffer) => {
+        received.push(JSON.parse(data.toString('utf8')) as LiveServerMessage);
+      });
+      await new Promise<void>((resolve, reject) => {
+        socket.once('open', () => {
+          resolve();
+        });
+        socket.once('error', reject);
+      });
+      socket.send(JSON.stringify({ type: 'resume', after: null }));
+      while (!received.some((message) => message.type === 'resumed')) await new Promise((resolve) => setTimeout(resolve, 20));
+      return { caller, socket, received };
+    }),
+  );
+  const marker = suffix();
+  for (const relation of PATIENT_RELATIONS) {
+    const fixture = fixtures.get(relation);
+    if (fixture === undefined) continue;
+    await database.withTenant(fixture.facts.tenantId, (tx) =>
+      publishEvent(tx, fixture.facts.tenantId, { type: 'sos.opened', patientId: fixture.patientId, healthCenterId: fixture.centerId, payload: { marker, relation } }),
+    );
+  }
+  await database.withTenant(tenant.id, (tx) => publishEvent(tx, tenant.id, { type: 'system.notice', patientId: null, healthCenterId: null, payload: { marker, relation: 'none' } }));
+  // The hub reads at each notification and at least every 2 s: wait for the whole-tenant callers' copy.
+  const rootSocket = sockets.find((entry) => entry.caller.role === 'ROOT');
+  const deadline = Date.now() + 10_000;
+  const relationsOf = (received: LiveServerMessage[]) =>
+    received.flatMap((message) => ('payload' in message && (message.payload as { marker?: string }).marker === marker ? [(message.payload as { relation: string }).relation] : []));
+  while (Date.now() < deadline && relationsOf(rootSocket?.received ?? []).length < 5) await new Promise((resolve) => setTimeout(resolve, 50));
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  for (const { caller, socket, received } of sockets) {
+    const got = new Set(relationsOf(received));
+    for (const relation of PATIENT_RELATIONS) {
+      const fixture = fixtures.get(relation);
+      if (fixture === undefined) continue;
+      tried++;
+      const expected = canReadPatient(caller.subject, tenant.id, fixture.facts);
+      if (got.has(relation) !== expected) mismatches.push(`${caller.name} /ws [${relation}]: expected ${expected ? 'delivered' : 'withheld'}`);
+    }
+    tried++;
+    const seesNoPatientEvent = caller.subject.kind === 'staff' && caller.subject.centers === 'all';
+    if (got.has('none') !== seesNoPatientEvent) mismatches.push(`${caller.name} /ws [no patient, no center]: expected ${seesNoPatientEvent ? 'delivered' : 'withheld'}`);
+    socket.close();
+  }
+
+  console.log(`patient access: ${String(tried)} combinations tried (${String(patientRoutes.length)} routes × ${String(callers.length)} callers × ${String(PATIENT_RELATIONS.length)} relations, ${String(lists.length)} lists, /ws), ${String(mismatches.length)} differ from the rule`);
+  expect(mismatches).toEqual([]);
+}, 600_000);
