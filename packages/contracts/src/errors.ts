@@ -75,6 +75,8 @@ export const ERROR_STATUS = {
   'role.inUse': 409,
   /** A role may only grant permissions its author holds. */
   'role.cannotGrant': 403,
+  /** The account or role is not below the caller's own role in the hierarchy (contracts roles.ts). */
+  'role.rankTooHigh': 403,
   'file.tooLarge': 413,
   'file.unsupportedType': 415,
   'file.missing': 400,

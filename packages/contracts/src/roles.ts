@@ -39,3 +39,74 @@ export const TENANT_ROLES = ROLE_CODES.filter((role) => ROLE_DEFINITIONS[role].p
 export function areaOfRole(role: RoleCode): RoleArea {
   return ROLE_DEFINITIONS[role].area;
 }
+
+// Role hierarchy -------------------------------------------------------------------------------
+
+/**
+ * The role hierarchy, written once for server and console: root > super admin > system admin >
+ * admin > main admin > support, scope and health-center (MHSC) admins (one rank) > staff (operator,
+ * customer care, doctor, doctor assistant, coach: one rank) > patient. A higher number outranks a
+ * lower one; equal numbers are peers.
+ */
+export const ROLE_RANK = {
+  ROOT: 8,
+  SUPER_ADMIN: 7,
+  SYSTEM_ADMIN: 6,
+  ADMIN: 5,
+  MAIN_ADMIN: 4,
+  SUPPORT_ADMIN: 3,
+  SCOPE_ADMIN: 3,
+  MHSC_ADMIN: 3,
+  OPERATOR: 2,
+  CSKH: 2,
+  DOCTOR: 2,
+  DOCTOR_ASSISTANT: 2,
+  COACH: 2,
+  PATIENT: 1,
+} as const satisfies Record<RoleCode, number>;
+
+/** A default role, or a custom role, which ranks as the default role it is based on. */
+export type RankedRole = RoleCode | { baseRole: RoleCode };
+
+const baseOf = (role: RankedRole): RoleCode => (typeof role === 'string' ? role : role.baseRole);
+
+/** The rank of a role in the hierarchy (a custom role: its base role's). */
+export function roleRank(role: RankedRole): number {
+  return ROLE_RANK[baseOf(role)];
+}
+
+/** `target` ranks strictly below `caller`: the caller may manage holders of `target`, or hand it out. */
+export function isRoleBelow(target: RankedRole, caller: RankedRole): boolean {
+  return roleRank(target) < roleRank(caller);
+}
+
+/** `target` ranks above `caller`: the caller may not even author a role based on it. */
+export function isRoleAbove(target: RankedRole, caller: RankedRole): boolean {
+  return roleRank(target) > roleRank(caller);
+}
+
+/** The highest-ranking of some roles (a person with extra levels ranks as their highest one). */
+export function highestRole(first: RoleCode, ...others: readonly RoleCode[]): RoleCode {
+  return others.reduce((highest, role) => (roleRank(role) > roleRank(highest) ? role : highest), first);
+}
+
+/**
+ * Whether `caller` may give an account of `target` a new password. The hierarchy's rule (strictly
+ * below), plus spec §6: a super admin's password is set only by a super admin or the developer
+ * team (root), so a super admin may also set another super admin's.
+ */
+export function maySetPasswordOf(target: RankedRole, caller: RankedRole): boolean {
+  return (
+    isRoleBelow(target, caller) || (baseOf(target) === 'SUPER_ADMIN' && baseOf(caller) === 'SUPER_ADMIN')
+  );
+}
+
+/** The default roles that rank strictly below `caller`: those it may assign and manage. */
+export function rolesBelow(caller: RankedRole): RoleCode[] {
+  return ROLE_CODES.filter((role) => isRoleBelow(role, caller));
+}
+
+/** The default roles a custom role authored by `caller` may be based on (not above the caller). */
+export function rolesNotAbove(caller: RankedRole): RoleCode[] {
+  return ROLE_CODES.filter((role) => !isRoleAbove(role, caller));
+}

@@ -14,12 +14,13 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { assignRoleSchema, TENANT_ROLES, type AssignableUser } from '@rpm/contracts';
+import { assignRoleSchema, isRoleBelow, TENANT_ROLES, type AssignableUser } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { errorMessageFor } from '../../api/error-reaction';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { SearchIcon } from '../shell/icons';
 import { EmptyList, ErrorState, LoadingState } from '../shell/query-states';
+import { useSession } from '../shell/session-context';
 import { assignableUsersQuery, assignRole, customRolesQuery, ROLES_QUERY_ROOT } from './roles-api';
 
 const USER_PAGE_SIZE = 8;
@@ -100,15 +101,23 @@ export function AssignRoleDialog({ opened, onClose }: { opened: boolean; onClose
   const [errors, setErrors] = useState<{ user?: boolean; role?: boolean }>({});
   const [isConfirming, setIsConfirming] = useState(false);
   const customRoles = useQuery({ ...customRolesQuery(0, CUSTOM_ROLE_LIMIT, ''), enabled: opened });
+  // Only roles strictly below the caller's own may be handed out (contracts roles.ts); the user
+  // list comes from the server already limited the same way.
+  const callerRole = useSession().user.role;
 
   const roleOptions = [
     {
       group: t('rolesPage.defaultTab'),
-      items: TENANT_ROLES.map((code) => ({ value: code, label: t(`roles.${code}`) })),
+      items: TENANT_ROLES.filter((code) => isRoleBelow(code, callerRole)).map((code) => ({
+        value: code,
+        label: t(`roles.${code}`),
+      })),
     },
     {
       group: t('rolesPage.customTab'),
-      items: (customRoles.data?.items ?? []).map((item) => ({ value: item.id, label: item.name })),
+      items: (customRoles.data?.items ?? [])
+        .filter((item) => isRoleBelow(item, callerRole))
+        .map((item) => ({ value: item.id, label: item.name })),
     },
   ];
   const roleLabel =

@@ -13,13 +13,14 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
-import type { CustomRole } from '@rpm/contracts';
+import { isRoleAbove, isRoleBelow, type CustomRole } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/format-date';
 import { PlusIcon, SearchIcon } from '../shell/icons';
 import { Can, usePermissions } from '../shell/permissions';
 import { EmptyList, ErrorState, LoadingState, TablePager } from '../shell/query-states';
+import { useSession } from '../shell/session-context';
 import { DeleteRoleDialog } from './delete-role-dialog';
 import { customRolesQuery } from './roles-api';
 
@@ -29,6 +30,9 @@ const PAGE_SIZE = 10;
 export function CustomRolesTable() {
   const { t } = useTranslation();
   const { can } = usePermissions();
+  // The role hierarchy (contracts roles.ts): roles based at or above the caller are theirs to view
+  // only, and a role based above them is not theirs to delete.
+  const callerRole = useSession().user.role;
   const [search, setSearch] = useState('');
   // Ask the server once typing pauses, not on every key.
   const [debouncedSearch] = useDebouncedValue(search, 300);
@@ -119,9 +123,11 @@ export function CustomRolesTable() {
                     <Table.Td>
                       <Group gap={4} justify="flex-end" wrap="nowrap">
                         <Button component={Link} to={role.id} size="compact-sm" variant="subtle">
-                          {can('permission.update') ? t('actions.edit') : t('actions.view')}
+                          {can('permission.update') && isRoleBelow(role, callerRole)
+                            ? t('actions.edit')
+                            : t('actions.view')}
                         </Button>
-                        <Can permission="permission.update">
+                        {can('permission.update') && !isRoleAbove(role, callerRole) ? (
                           <Button
                             size="compact-sm"
                             variant="subtle"
@@ -132,7 +138,7 @@ export function CustomRolesTable() {
                           >
                             {t('actions.delete')}
                           </Button>
-                        </Can>
+                        ) : null}
                       </Group>
                     </Table.Td>
                   </Table.Tr>

@@ -15,7 +15,10 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  isRoleBelow,
   roleInputSchema,
+  rolesBelow,
+  rolesNotAbove,
   TENANT_ROLES,
   type CustomRole,
   type Permission,
@@ -29,6 +32,7 @@ import { messageText, notifySuccess } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
 import { usePermissions } from '../shell/permissions';
 import { ErrorState, LoadingState } from '../shell/query-states';
+import { useSession } from '../shell/session-context';
 import { usePageTitle } from '../shell/use-page-title';
 import { PermissionPicker } from './permission-picker';
 import { createRole, customRoleQuery, ROLES_QUERY_ROOT, updateRole } from './roles-api';
@@ -48,7 +52,17 @@ function RoleForm({ role }: { role: CustomRole | null }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { can, permissions: held } = usePermissions();
-  const isReadOnly = !can('permission.update');
+  const callerRole = useSession().user.role;
+  // The role hierarchy (contracts roles.ts), as the server applies it: a role based at or above
+  // the caller's own is theirs to view only; a new base role may be their own rank, never above,
+  // and for a role someone holds it must be below (it would raise its holders).
+  const isOutOfReach = role !== null && !isRoleBelow(role, callerRole);
+  const isReadOnly = !can('permission.update') || isOutOfReach;
+  const baseRoles = isOutOfReach
+    ? TENANT_ROLES
+    : (role !== null && role.userCount > 0 ? rolesBelow(callerRole) : rolesNotAbove(callerRole)).filter(
+        (code) => TENANT_ROLES.includes(code),
+      );
   const form = useFormState<RoleValues>({
     name: role?.name ?? '',
     description: role?.description ?? '',
@@ -97,6 +111,11 @@ function RoleForm({ role }: { role: CustomRole | null }) {
     <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-label={t('rolesPage.editorLabel')}>
       <fieldset disabled={isReadOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
         <Stack gap="lg">
+          {isOutOfReach && can('permission.update') ? (
+            <Alert color="gray" variant="light" data-testid="role-out-of-reach">
+              {t('rolesPage.outOfReach')}
+            </Alert>
+          ) : null}
           {showAlert ? (
             <Alert color="red" variant="light" role="alert" title={t('rolesPage.saveFailed')}>
               {messageText(errorMessageFor(save.error))}
@@ -118,10 +137,10 @@ function RoleForm({ role }: { role: CustomRole | null }) {
                 label={t('rolesPage.baseRole')}
                 description={t('rolesPage.baseRoleHint')}
                 placeholder={t('rolesPage.baseRolePlaceholder')}
-                data={TENANT_ROLES.map((code) => ({ value: code, label: t(`roles.${code}`) }))}
+                data={baseRoles.map((code) => ({ value: code, label: t(`roles.${code}`) }))}
                 value={values.baseRole}
                 onChange={(value) => {
-                  form.setField('baseRole', TENANT_ROLES.find((code) => code === value) ?? null);
+                  form.setField('baseRole', baseRoles.find((code) => code === value) ?? null);
                 }}
                 error={form.errorOf('baseRole')}
                 allowDeselect={false}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Anchor, Avatar, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { StaffDetail } from '@rpm/contracts';
+import { highestRole, isRoleBelow, type StaffDetail } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { isApiError } from '../../api/api-error';
@@ -50,6 +50,13 @@ function StaffView({ staff }: { staff: StaffDetail }) {
     },
   });
   const { profile } = staff;
+  // The role hierarchy (contracts roles.ts): an account is changed, disabled or enabled only by
+  // someone ranking above its highest level; one's own details stay editable.
+  const isBelowCaller = isRoleBelow(
+    highestRole(staff.role, ...staff.levels.map((level) => level.role)),
+    session.user.role,
+  );
+  const isSelf = staff.id === session.user.userId;
   const none = (
     <Text c="dimmed" span>
       —
@@ -73,34 +80,43 @@ function StaffView({ staff }: { staff: StaffDetail }) {
           </Stack>
         </Group>
         <Group gap="sm">
-          <Can permission="staff.update">
-            <Button component={Link} to="edit" variant="default">
-              {tc('actions.edit')}
-            </Button>
-          </Can>
-          <Can permission="staff.disable">
-            {staff.status === 'DISABLED' ? (
-              <Button
-                loading={enable.isPending}
-                onClick={() => {
-                  enable.mutate();
-                }}
-              >
-                {t('staff.enable')}
+          {!isBelowCaller && !isSelf ? (
+            <Text fz="sm" c="dimmed" maw={320} data-testid="staff-out-of-reach">
+              {t('staff.outOfReach')}
+            </Text>
+          ) : null}
+          {isBelowCaller || isSelf ? (
+            <Can permission="staff.update">
+              <Button component={Link} to="edit" variant="default">
+                {tc('actions.edit')}
               </Button>
-            ) : (
-              <Button
-                color="red"
-                variant="light"
-                disabled={staff.status !== 'ACTIVE'}
-                onClick={() => {
-                  setIsDisabling(true);
-                }}
-              >
-                {t('staff.disable.open')}
-              </Button>
-            )}
-          </Can>
+            </Can>
+          ) : null}
+          {isBelowCaller ? (
+            <Can permission="staff.disable">
+              {staff.status === 'DISABLED' ? (
+                <Button
+                  loading={enable.isPending}
+                  onClick={() => {
+                    enable.mutate();
+                  }}
+                >
+                  {t('staff.enable')}
+                </Button>
+              ) : (
+                <Button
+                  color="red"
+                  variant="light"
+                  disabled={staff.status !== 'ACTIVE'}
+                  onClick={() => {
+                    setIsDisabling(true);
+                  }}
+                >
+                  {t('staff.disable.open')}
+                </Button>
+              )}
+            </Can>
+          ) : null}
         </Group>
       </Group>
       <SimpleGrid cols={2} spacing="lg">
@@ -165,7 +181,7 @@ function StaffView({ staff }: { staff: StaffDetail }) {
           ) : null}
         </Paper>
       </SimpleGrid>
-      <StaffLevelsCard staff={staff} />
+      <StaffLevelsCard staff={staff} isChangeable={isBelowCaller} />
       <StaffDisableDialog
         staff={isDisabling ? staff : null}
         onClose={() => {

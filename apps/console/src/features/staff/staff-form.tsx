@@ -65,7 +65,10 @@ export function StaffForm({ staff, initialRole }: { staff: StaffDetail | null; i
   const rule = usePasswordRule();
   const { scopes, centers } = useOrgReach();
   const tenants = useQuery(levelOptionsQuery()).data?.tenants ?? [];
-  const { groups, customRoles } = useRoleOptions({ withPlatformRoles: staff === null });
+  const { groups, customRoles } = useRoleOptions({
+    withPlatformRoles: staff === null,
+    keep: staff ? staffValuesOf(staff).role : null,
+  });
   const form = useFormState<StaffValues>(
     staff ? staffValuesOf(staff) : { ...EMPTY_STAFF, role: initialRole },
   );

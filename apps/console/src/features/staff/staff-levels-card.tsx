@@ -108,8 +108,15 @@ function AddLevelForm({ staff, onClose }: { staff: StaffDetail; onClose: () => v
 /**
  * The levels the switcher offers this person (spec §2 level access): the main level, which the
  * edit form changes, and extra levels added and removed here. Either change ends their sessions.
+ * `isChangeable` false (an account at or above the caller's rank, or their own): listed only.
  */
-export function StaffLevelsCard({ staff }: { staff: StaffDetail }) {
+export function StaffLevelsCard({
+  staff,
+  isChangeable = true,
+}: {
+  staff: StaffDetail;
+  isChangeable?: boolean;
+}) {
   const { t } = useTranslation('org');
   const roleLabel = useRoleLabel();
   const queryClient = useQueryClient();
@@ -127,7 +134,7 @@ export function StaffLevelsCard({ staff }: { staff: StaffDetail }) {
         <Title order={2} fz="lg">
           {t('staff.levels.title')}
         </Title>
-        {staff.isPlatformStaff ? null : (
+        {staff.isPlatformStaff || !isChangeable ? null : (
           <Can permission="staff.update">
             <Button
               variant="default"
@@ -152,7 +159,7 @@ export function StaffLevelsCard({ staff }: { staff: StaffDetail }) {
                   <Text fz="xs" c="dimmed">
                     {t('staff.levels.main')}
                   </Text>
-                ) : (
+                ) : !isChangeable ? null : (
                   <Can permission="staff.update">
                     <Button
                       size="compact-xs"

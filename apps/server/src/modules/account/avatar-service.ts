@@ -4,6 +4,7 @@ import { AppError } from '../../http/app-error.js';
 import { FileRejectedError, IMAGE_TYPES, type FileRejection, type FileStorage, type OpenedFile, type StoredFile } from '../../lib/file-storage.js';
 import { recordAudit } from '../audit/store.js';
 import { findUserByLogin } from '../auth/store.js';
+import { accountRoleOf, assertRankBelow } from '../roles/hierarchy.js';
 import type { AccountEnvironment, Caller } from './service.js';
 import { findProfileRow, lockUser, updateUser } from './store.js';
 
@@ -111,20 +112,32 @@ export async function uploadOwnAvatarByUsername(
   await replaceAvatar(environment, { tenantId: caller.accountTenantId, userId: caller.userId }, receive);
 }
 
-/** POST /account/admin/user/adminUploadAvatarForUser?username=…: a user of the acting tenant. */
+/**
+ * POST /account/admin/user/adminUploadAvatarForUser?username=…: a user of the acting tenant whom the
+ * caller sees (anyone else is "not found", exactly like a username that does not exist) and who
+ * ranks strictly below the caller. Decided before any byte of the file is read.
+ */
 export async function uploadAvatarForUser(
   environment: AvatarEnvironment,
   caller: Caller,
   username: string,
   receive: ReceiveUpload,
 ): Promise<void> {
-  const target = await environment.database.withTenant(caller.tenantId, (tx) => findUserByLogin(tx, username.trim()));
-  if (target === undefined) throw new AppError('account.notFound');
+  const target = await environment.database.withTenant(
+    caller.tenantId,
+    async (tx) => {
+      const user = await findUserByLogin(tx, username.trim());
+      if (user === undefined) throw new AppError('account.notFound');
+      assertRankBelow(await accountRoleOf(tx, user), caller.role);
+      return user;
+    },
+    caller.visibility,
+  );
   await replaceAvatar(environment, { tenantId: caller.tenantId, userId: target.id }, receive);
 }
 
-async function openAvatarOf(environment: AvatarEnvironment, tenantId: string, userId: string): Promise<OpenedFile> {
-  const row = await environment.database.withTenant(tenantId, (tx) => findProfileRow(tx, userId));
+async function openAvatarOf(environment: AvatarEnvironment, tenantId: string, userId: string, visibility?: Caller['visibility']): Promise<OpenedFile> {
+  const row = await environment.database.withTenant(tenantId, (tx) => findProfileRow(tx, userId), visibility);
   if (row === undefined) throw new AppError('account.notFound');
   const file = row.user.avatarFile === null ? undefined : await environment.storage.open(row.user.avatarFile);
   if (file === undefined) throw new AppError('common.notFound');
@@ -135,7 +148,7 @@ export function openOwnAvatar(environment: AvatarEnvironment, caller: Caller): P
   return openAvatarOf(environment, caller.accountTenantId, caller.userId);
 }
 
-/** A user of the acting tenant; anyone else's id is "not found". */
+/** A user of the acting tenant whom the caller sees; anyone else's id is "not found". */
 export function openUserAvatar(environment: AvatarEnvironment, caller: Caller, userId: string): Promise<OpenedFile> {
-  return openAvatarOf(environment, caller.tenantId, userId);
+  return openAvatarOf(environment, caller.tenantId, userId, caller.visibility);
 }

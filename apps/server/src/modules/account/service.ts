@@ -18,6 +18,7 @@ import { assertAcceptablePassword, passwordRuleOf } from '../auth/password-polic
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { asRole } from '../auth/sessions.js';
 import { revokeUserSessions, type UserRow } from '../auth/store.js';
+import { accountRoleOf, assertMaySetPasswordOf, assertRankBelow } from '../roles/hierarchy.js';
 import { findPlatformTenant, findTenantById, type TenantRow } from '../tenants/store.js';
 import {
   findProfileRow,
@@ -262,7 +263,9 @@ function assertMayManage(caller: Caller, target: ManagedAccount): void {
 
 /**
  * An administrator gives another account a new password. Only ROOT or SUPER_ADMIN may do so for a
- * ROOT or SUPER_ADMIN account (spec §6). The target's sessions all end.
+ * ROOT or SUPER_ADMIN account (spec §6); otherwise the account must rank strictly below the caller
+ * (the role hierarchy of contracts roles.ts), so no admin takes over an account at or above its own.
+ * The target's sessions all end.
  */
 export async function setPasswordByAdmin(
   environment: AccountEnvironment,
@@ -275,11 +278,16 @@ export async function setPasswordByAdmin(
   assertMayManage(caller, target);
   // One's own password is changed with the current one (POST /account/change-password).
   if (target.user.id === caller.userId) throw new AppError('auth.permissionDenied');
+  const targetRole = await database.withTenant(target.tenant.id, (tx) => accountRoleOf(tx, target.user));
+  assertMaySetPasswordOf(targetRole, caller.role);
   assertAcceptablePassword(input.newPassword, await passwordRuleOf(database.system, target.tenant.id));
   const passwordHash = await hashPassword(input.newPassword);
   const now = clock.now();
   await database.withTenant(target.tenant.id, async (tx) => {
-    if ((await lockUser(tx, target.user.id)) === undefined) throw new AppError('account.notFound');
+    const user = await lockUser(tx, target.user.id);
+    if (user === undefined) throw new AppError('account.notFound');
+    // Again under the row lock: the role may have changed while the password was hashed.
+    assertMaySetPasswordOf(await accountRoleOf(tx, user), caller.role);
     await storePasswordHash(tx, target.user.id, passwordHash, now);
     await recordAudit(tx, target.tenant.id, environment.audit, {
       action: 'ACCOUNT_PASSWORD_SET_BY_ADMIN',
@@ -292,7 +300,10 @@ export async function setPasswordByAdmin(
   await revokeUserSessions(database.system, [target.user.id], 'password_changed', now);
 }
 
-/** Lifts a login lock: failed logins and the lock end, and a LOCKED account is active again. */
+/**
+ * Lifts a login lock: failed logins and the lock end, and a LOCKED account is active again. The
+ * account must rank strictly below the caller.
+ */
 export async function unlockAccount(environment: AccountEnvironment, caller: Caller, userId: string): Promise<void> {
   const { database, clock } = environment;
   const target = await findManagedAccount(database, caller, userId);
@@ -301,6 +312,7 @@ export async function unlockAccount(environment: AccountEnvironment, caller: Cal
   await database.withTenant(target.tenant.id, async (tx) => {
     const user = await lockUser(tx, target.user.id);
     if (user === undefined) throw new AppError('account.notFound');
+    assertRankBelow(await accountRoleOf(tx, user), caller.role);
     await unlockUser(tx, user.id, now);
     await recordAudit(tx, target.tenant.id, environment.audit, {
       action: 'ACCOUNT_UNLOCKED',

@@ -3,12 +3,14 @@ import {
   PERMISSIONS,
   PLATFORM_ROLES,
   ROLE_CODES,
+  rolesBelow,
   type AssignableUser,
   type CustomRole,
   type Permission,
   type RoleCode,
 } from '@rpm/contracts';
 import { uuidv7 } from 'uuidv7';
+import { withCaller } from '../../db/caller.js';
 import type { Database, TenantTransaction } from '../../db/database.js';
 import type { AuthContext } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
@@ -16,6 +18,7 @@ import type { Clock } from '../../lib/clock.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
 import { asRole } from '../auth/sessions.js';
 import { revokeUserSessions } from '../auth/store.js';
+import { accountRoleOf, assertRankBelow, assertRankNotAbove } from './hierarchy.js';
 import * as store from './store.js';
 
 export interface RoleEnvironment {
@@ -86,9 +89,14 @@ export interface RoleInput {
   permissions: Permission[];
 }
 
+/**
+ * The role hierarchy for authoring roles: a new role may be based on the author's own rank, never
+ * above it (it could be handed out only by someone above the author).
+ */
 export async function createCustomRole(environment: RoleEnvironment, input: RoleInput): Promise<CustomRole> {
   assertTenantBaseRole(input.baseRole);
   assertCanGrant(environment.auth, input.permissions);
+  assertRankNotAbove(input.baseRole, environment.auth.role);
   const { auth, clock } = environment;
   try {
     return await environment.database.withTenant(auth.tenantId, async (tx) => {
@@ -119,6 +127,20 @@ export async function createCustomRole(environment: RoleEnvironment, input: Role
 }
 
 /**
+ * Changing a custom role changes what its holders may do, so the hierarchy applies as to assigning
+ * it: the role must be based strictly below the caller and every holder (by their main role or an
+ * extra level) must rank strictly below the caller, across the whole tenant. The new base role may
+ * be the caller's own rank only while no one holds the role (otherwise it would raise its holders).
+ */
+async function assertMayEditRole(tx: TenantTransaction, auth: AuthContext, existing: store.RoleRow, newBaseRole: RoleCode): Promise<void> {
+  assertRankBelow(asRole(existing.baseRole), auth.role);
+  const holders = await store.holdersOfRole(tx, existing.id);
+  for (const holder of holders) assertRankBelow(await accountRoleOf(tx, holder), auth.role);
+  if (holders.length > 0) assertRankBelow(newBaseRole, auth.role);
+  else assertRankNotAbove(newBaseRole, auth.role);
+}
+
+/**
  * Changes a custom role. When what it grants changes, everyone holding it must log in again
  * (spec §6: a permission change forces re-login), so their sessions end in the same step.
  */
@@ -130,6 +152,7 @@ export async function updateCustomRole(environment: RoleEnvironment, id: string,
     const { role, affectedUsers } = await database.withTenant(auth.tenantId, async (tx) => {
       const existing = await store.findRole(tx, id);
       if (existing === undefined) throw new AppError('role.notFound');
+      await assertMayEditRole(tx, auth, existing.role, input.baseRole);
       const now = clock.now();
       const permissions = [...new Set(input.permissions)];
       const isGrantChanged =
@@ -164,6 +187,8 @@ export async function deleteCustomRole(environment: RoleEnvironment, id: string)
   await environment.database.withTenant(auth.tenantId, async (tx) => {
     const existing = await store.findRole(tx, id);
     if (existing === undefined) throw new AppError('role.notFound');
+    // A role one could not have authored is not one's to delete.
+    assertRankNotAbove(asRole(existing.role.baseRole), auth.role);
     if (existing.userCount > 0) throw new AppError('role.inUse');
     await store.deleteRole(tx, id);
     await recordAudit(tx, auth.tenantId, environment.audit, {
@@ -188,16 +213,24 @@ async function resolveAssignment(tx: TenantTransaction, role: string): Promise<{
   };
 }
 
-/** Gives a user of the acting tenant a default or custom role; their sessions end (re-login). */
+/**
+ * Gives a user of the acting tenant a default or custom role; their sessions end (re-login). The
+ * user must be one the caller sees (anyone else is "not found", exactly like an unknown id), not the
+ * caller, and both the role they hold (their highest level counts) and the new one must rank
+ * strictly below the caller's (contracts roles.ts).
+ */
 export async function assignRole(environment: RoleEnvironment, userId: string, role: string): Promise<AssignableUser> {
   const { auth, clock, database } = environment;
-  const assigned = await database.withTenant(auth.tenantId, async (tx) => {
+  const assigned = await withCaller(database, auth, async (tx) => {
     const user = await store.findActiveUser(tx, userId);
-    if (user === undefined) throw new AppError('account.notFound');
+    if (user === undefined || isPlatformRole(user.role)) throw new AppError('common.notFound');
+    // One's own role is another admin's to change.
+    if (user.id === auth.userId) throw new AppError('auth.permissionDenied');
     const target = await resolveAssignment(tx, role);
     assertTenantBaseRole(target.baseRole);
-    if (isPlatformRole(user.role)) throw new AppError('account.notFound');
     assertCanGrant(auth, target.permissions);
+    assertRankBelow(await accountRoleOf(tx, user), auth.role);
+    assertRankBelow(target.baseRole, auth.role);
     const now = clock.now();
     await store.setUserRole(tx, user.id, target.baseRole, target.customRoleId, now);
     await recordAudit(tx, auth.tenantId, environment.audit, {
@@ -222,9 +255,16 @@ export async function assignRole(environment: RoleEnvironment, userId: string, r
   return assigned;
 }
 
+/**
+ * Users the caller may assign a role to: those they see (withCaller), other than themselves, whose
+ * role and extra levels all rank strictly below the caller's.
+ */
 export async function listAssignableUsers(environment: RoleEnvironment, query: { page: number; size: number; search?: string | undefined }) {
-  return environment.database.withTenant(environment.auth.tenantId, async (tx) => {
-    const { items, total } = await store.searchUsers(tx, { ...query, excludeRoles: [...PLATFORM_ROLES] });
+  const { auth } = environment;
+  const roles = rolesBelow(auth.role).filter((code) => !isPlatformRole(code));
+  if (roles.length === 0) return { items: [], page: query.page, size: query.size, total: 0 };
+  return withCaller(environment.database, auth, async (tx) => {
+    const { items, total } = await store.searchUsers(tx, { ...query, roles, excludeUserId: auth.userId });
     return {
       items: items.map(({ user, customRoleName }): AssignableUser => ({
         id: user.id,

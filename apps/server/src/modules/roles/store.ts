@@ -1,6 +1,6 @@
-import { and, asc, count, eq, ilike, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { TenantTransaction } from '../../db/database.js';
-import { roles, users } from '../../db/schema.js';
+import { roles, userLevels, users } from '../../db/schema.js';
 
 export type RoleRow = typeof roles.$inferSelect;
 
@@ -43,6 +43,22 @@ export async function userIdsWithRole(tx: TenantTransaction, roleId: string): Pr
   return rows.map((row) => row.id);
 }
 
+/**
+ * Everyone holding a custom role, as their main role or through an extra level (id and main role,
+ * for the hierarchy check). Read in the transaction given: the role service reads the whole tenant.
+ */
+export async function holdersOfRole(tx: TenantTransaction, roleId: string): Promise<{ id: string; role: string }[]> {
+  return tx
+    .selectDistinct({ id: users.id, role: users.role })
+    .from(users)
+    .where(
+      and(
+        isNull(users.deletedAt),
+        or(eq(users.customRoleId, roleId), inArray(users.id, tx.select({ id: userLevels.userId }).from(userLevels).where(eq(userLevels.customRoleId, roleId)))),
+      ),
+    );
+}
+
 export async function findActiveUser(tx: TenantTransaction, id: string) {
   const rows = await tx.select().from(users).where(and(eq(users.id, id), isNull(users.deletedAt))).limit(1);
   return rows[0];
@@ -52,9 +68,23 @@ export async function setUserRole(tx: TenantTransaction, userId: string, role: s
   await tx.update(users).set({ role, customRoleId, updatedAt: now }).where(eq(users.id, userId));
 }
 
-export async function searchUsers(tx: TenantTransaction, query: { page: number; size: number; search?: string | undefined; excludeRoles: string[] }) {
-  const conditions: SQL[] = [isNull(users.deletedAt)];
-  if (query.excludeRoles.length > 0) conditions.push(notInArray(users.role, query.excludeRoles));
+/**
+ * Users holding one of `roles` (main role and every extra level), besides `excludeUserId`, searched
+ * by name, email or phone. `roles` must not be empty.
+ */
+export async function searchUsers(
+  tx: TenantTransaction,
+  query: { page: number; size: number; search?: string | undefined; roles: readonly string[]; excludeUserId: string },
+) {
+  const allowed = sql.join(query.roles.map((role) => sql`${role}`), sql`, `);
+  const conditions: SQL[] = [
+    isNull(users.deletedAt),
+    ne(users.id, query.excludeUserId),
+    inArray(users.role, [...query.roles]),
+    // Written out in full, like userCount above: the subquery must compare with the outer row.
+    sql`NOT EXISTS (SELECT 1 FROM user_levels level
+      WHERE level.tenant_id = users.tenant_id AND level.user_id = users.id AND level.role NOT IN (${allowed}))`,
+  ];
   if (query.search) {
     const pattern = `%${query.search.replace(/[%_\\]/g, '\\$&')}%`;
     const match = or(ilike(users.email, pattern), ilike(users.phone, pattern), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern));

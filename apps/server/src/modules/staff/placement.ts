@@ -3,6 +3,7 @@ import type { TenantTransaction } from '../../db/database.js';
 import type { AuthContext } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import { asRole, permissionsOf } from '../auth/sessions.js';
+import { assertRankBelow } from '../roles/hierarchy.js';
 import { findRole } from '../roles/store.js';
 import { findCenter, findScope } from './store.js';
 
@@ -79,10 +80,11 @@ export async function checkPlacement(
 }
 
 /**
- * A level's author may only hand out what they hold themselves (the rule the role module applies
- * to role assignments, applied here to extra levels).
+ * A level's author may only hand out what they hold themselves, and a role ranking strictly below
+ * their own (the rules the role module applies to role assignments, applied here to extra levels).
  */
 export async function assertCanGrantLevel(tx: TenantTransaction, auth: AuthContext, role: ResolvedRole): Promise<void> {
   const granted = await permissionsOf(tx, { role: role.baseRole, customRoleId: role.customRoleId });
   if ([...granted].some((permission) => !auth.permissions.has(permission))) throw new AppError('role.cannotGrant');
+  assertRankBelow(role.baseRole, auth.role);
 }

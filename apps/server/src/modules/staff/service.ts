@@ -8,6 +8,7 @@ import type { Clock } from '../../lib/clock.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
 import { assertAcceptablePassword, passwordRuleOf } from '../auth/password-policy.js';
 import { hashPassword } from '../auth/passwords.js';
+import { accountRoleOf, assertRankBelow } from '../roles/hierarchy.js';
 import * as roles from '../roles/service.js';
 import { findPlatformTenant, findTenantById } from '../tenants/store.js';
 import { detailOf } from './detail.js';
@@ -48,7 +49,7 @@ export async function withStaffTarget<T>(
     const row = await store.findStaff(tx, id, { lock });
     if (row === undefined) return undefined;
     const target: StaffTarget = { tx, row, tenantId: auth.tenantId, isPlatform: isPlatformRole(row.user.role) };
-    if (lock) assertMayChange(auth, target);
+    if (lock) await assertMayChange(auth, target);
     return { value: await work(target) };
   });
   if (own !== undefined) return own.value;
@@ -61,15 +62,21 @@ export async function withStaffTarget<T>(
     const row = await store.findStaff(tx, id, { lock });
     if (row === undefined || !isPlatformRole(row.user.role)) throw new AppError('account.notFound');
     const target: StaffTarget = { tx, row, tenantId: platform.id, isPlatform: true };
-    if (lock) assertMayChange(auth, target);
+    if (lock) await assertMayChange(auth, target);
     return work(target);
   });
 }
 
-/** Platform staff accounts are changed by ROOT and SUPER_ADMIN only; a ROOT account by ROOT only. */
-function assertMayChange(auth: AuthContext, target: StaffTarget): void {
-  if (!target.isPlatform) return;
-  if (!isSuperRole(auth.role) || (target.row.user.role === 'ROOT' && auth.role !== 'ROOT')) throw new AppError('auth.permissionDenied');
+/**
+ * Platform staff accounts are changed by ROOT and SUPER_ADMIN only; a ROOT account by ROOT only.
+ * Any other account than one's own must rank strictly below the caller (its highest level counts):
+ * no one disables, edits or re-places an admin at or above their own rank. One's own account is
+ * left to each change's rules (no disabling oneself, no changing one's own role or place).
+ */
+async function assertMayChange(auth: AuthContext, target: StaffTarget): Promise<void> {
+  if (target.isPlatform && (!isSuperRole(auth.role) || (target.row.user.role === 'ROOT' && auth.role !== 'ROOT'))) throw new AppError('auth.permissionDenied');
+  if (target.row.user.id === auth.userId) return;
+  assertRankBelow(await accountRoleOf(target.tx, target.row.user), auth.role);
 }
 
 /**
