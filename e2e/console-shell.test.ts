@@ -17,19 +17,16 @@ const PHONE = { width: 390, height: 844 };
 let server: Awaited<ReturnType<typeof startServer>>;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
-/** The demo tenant as the login picker lists it (the picker shows names, the API takes codes). */
+/** The demo tenant's name, as the login page shows it once its code is typed. */
 let demoTenantName: string;
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   server = await startServer();
   browser = await launchBrowser();
-  const tenants = (await (await fetch(`${server.baseUrl}/manage/tenant/all`)).json()) as {
-    data: { code: string; name: string }[];
-  };
-  const demo = tenants.data.find((tenant) => tenant.code === DEMO_TENANT_CODE);
-  if (!demo) throw new Error(`tenant "${DEMO_TENANT_CODE}" is not listed by /manage/tenant/all`);
-  demoTenantName = demo.name;
+  const found = await fetch(`${server.baseUrl}/manage/tenant/by-code/${DEMO_TENANT_CODE}`);
+  if (!found.ok) throw new Error(`tenant "${DEMO_TENANT_CODE}" was not found (${found.status})`);
+  demoTenantName = ((await found.json()) as { data: { name: string } }).data.name;
 });
 
 afterEach(async () => {
@@ -51,10 +48,10 @@ function screenshot(page: Page, name: string) {
   return page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
 }
 
-/** Fills the login form; the tenant is picked from the list the server publishes. */
+/** Fills the login form; the tenant code is typed and the page names the tenant. */
 async function fillLogin(page: Page, username: string, password: string) {
-  await page.getByRole('combobox', { name: 'Tenant' }).click();
-  await page.getByRole('option', { name: demoTenantName, exact: true }).click();
+  await page.getByRole('textbox', { name: 'Tenant code' }).fill(DEMO_TENANT_CODE);
+  await page.getByTestId('tenant-name').filter({ hasText: demoTenantName }).waitFor();
   await page.getByLabel('Email or phone number').fill(username);
   await page.getByLabel(/^Password/).fill(password);
 }
@@ -89,7 +86,7 @@ describe('console shell', () => {
     await page.getByLabel('Email or phone number').fill('doctor');
     await page.getByRole('button', { name: 'Sign in' }).click();
 
-    await expect.poll(() => page.getByText('Choose or enter your tenant').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Enter your tenant code').isVisible()).toBe(true);
     expect(
       await page.getByText('Enter a valid email address or a phone number of 3 to 16 digits').isVisible(),
     ).toBe(true);
@@ -194,15 +191,61 @@ describe('console shell', () => {
     await screenshot(page, 'login-wrong-password');
   });
 
-  it('lets the tenant code be typed when the tenant list cannot be loaded', async () => {
+  it('lists no tenants: a typed code names its tenant, an unknown one names nothing', async () => {
     const page = await openPage();
-    await page.route('**/manage/tenant/all', (route) => route.abort('connectionrefused'));
+    const asked: string[] = [];
+    page.on('request', (request) => asked.push(new URL(request.url()).pathname));
+    const byHost = page.waitForResponse((response) => response.url().endsWith('/manage/tenant/by-host'));
     await page.goto('/login');
-
-    // After the list's retries the picker becomes a plain text field with a hint.
-    const tenantCode = page.getByRole('textbox', { name: 'Tenant' });
-    await expect.poll(() => tenantCode.isVisible(), { timeout: 15_000 }).toBe(true);
+    // Nothing remembered and no tenant claims this host: the field starts empty, with its hint.
+    expect((await byHost).status()).toBe(400);
+    const tenantCode = page.getByRole('textbox', { name: 'Tenant code' });
+    expect(await tenantCode.inputValue()).toBe('');
+    expect(await page.getByRole('combobox').count()).toBe(0);
     expect(await page.getByText('Enter the tenant code your organisation gave you').isVisible()).toBe(true);
+
+    const miss = page.waitForResponse((response) => response.url().includes('/manage/tenant/by-code/no-such-tenant'));
+    await tenantCode.fill('no-such-tenant');
+    expect((await miss).status()).toBe(400);
+    expect(await page.getByTestId('tenant-name').count()).toBe(0);
+    expect(await page.getByText('Enter the tenant code your organisation gave you').isVisible()).toBe(true);
+
+    await tenantCode.fill(` ${DEMO_TENANT_CODE.toUpperCase()}`);
+    await expect.poll(() => page.getByTestId('tenant-name').textContent()).toBe(demoTenantName);
+    await screenshot(page, 'login-tenant-code');
+    expect(asked.filter((pathname) => pathname.endsWith('/tenant/all'))).toEqual([]);
+  });
+
+  it('fills the tenant from a link and remembers it for the next visit', async () => {
+    const page = await openPage();
+    await page.goto(`/login?tenant=${DEMO_TENANT_CODE}`);
+    const tenantCode = page.getByRole('textbox', { name: 'Tenant code' });
+    await expect.poll(() => tenantCode.inputValue()).toBe(DEMO_TENANT_CODE);
+    await expect.poll(() => page.getByTestId('tenant-name').textContent()).toBe(demoTenantName);
+
+    await page.goto('/login');
+    await expect.poll(() => tenantCode.inputValue()).toBe(DEMO_TENANT_CODE);
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL('**/forgot-password');
+    await expect.poll(() => page.getByRole('textbox', { name: 'Tenant code' }).inputValue()).toBe(DEMO_TENANT_CODE);
+  });
+
+  it('fills the tenant whose public address the console is opened on', async () => {
+    const page = await openPage();
+    // This test server's host is no tenant's public address, so the answer is stood in for.
+    await page.route('**/manage/tenant/by-host', (route) =>
+      route.fulfill({ json: { resultCode: 200, data: { code: DEMO_TENANT_CODE, name: demoTenantName, logos: {} } } }),
+    );
+    await page.goto('/login');
+    await expect.poll(() => page.getByRole('textbox', { name: 'Tenant code' }).inputValue()).toBe(DEMO_TENANT_CODE);
+    await expect.poll(() => page.getByTestId('tenant-name').textContent()).toBe(demoTenantName);
+  });
+
+  it('signs in with a typed code when the tenant cannot be looked up', async () => {
+    const page = await openPage();
+    await page.route('**/manage/tenant/by-*', (route) => route.abort('connectionrefused'));
+    await page.goto('/login');
+    const tenantCode = page.getByRole('textbox', { name: 'Tenant code' });
     await tenantCode.fill(DEMO_TENANT_CODE);
     await page.getByLabel('Email or phone number').fill('cskh@demo.example');
     await page.getByLabel(/^Password/).fill(DEMO_PASSWORD);

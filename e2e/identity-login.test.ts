@@ -52,7 +52,7 @@ describe('password login', () => {
   it("shows 'This account has been locked' after five wrong passwords, then unlocks it with an emailed code", async () => {
     const page = await driver.openPage();
     await page.goto('/login');
-    await driver.pickDemoTenant(page);
+    await driver.enterDemoTenant(page);
     await page.getByLabel('Email or phone number').fill('cskh@demo.example');
     const alert = page.getByRole('alert').filter({ hasText: 'Sign-in failed' });
     for (let attempt = 1; attempt <= 5; attempt++) {
@@ -95,7 +95,7 @@ describe('one-time code login', () => {
     const page = await driver.openPage();
     await page.goto('/login');
     await page.getByRole('tab', { name: 'One-time code' }).click();
-    await driver.pickDemoTenant(page);
+    await driver.enterDemoTenant(page);
     await page.getByLabel('Email address').fill('Operator@Demo.example');
 
     const since = mail.messages.length;
@@ -131,7 +131,7 @@ describe('one-time code login', () => {
   it('asks for a new code after too many wrong codes', async () => {
     const page = await driver.openPage();
     await page.goto('/login?method=otp');
-    await driver.pickDemoTenant(page);
+    await driver.enterDemoTenant(page);
     await page.getByLabel('Email address').fill('doctor-assistant@demo.example');
     const since = mail.messages.length;
     await page.getByRole('button', { name: 'Send code' }).click();
@@ -167,7 +167,7 @@ describe('one-time code login', () => {
     await page.getByRole('button', { name: 'Gửi mã' }).click();
     await expect.poll(() => page.getByText('Nhập địa chỉ email hợp lệ').isVisible()).toBe(true);
 
-    await driver.pickDemoTenant(page, 'Tổ chức');
+    await driver.enterDemoTenant(page, 'Mã tổ chức');
     await page.getByLabel('Địa chỉ email').fill('coach@demo.example');
     const since = mail.messages.length;
     await page.getByRole('button', { name: 'Gửi mã' }).click();
@@ -186,7 +186,7 @@ describe('forgot password', () => {
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/forgot-password');
-    await driver.pickDemoTenant(page);
+    await driver.enterDemoTenant(page);
     await page.getByLabel('Email address').fill('main-admin@demo.example');
     const since = mail.messages.length;
     await page.getByRole('button', { name: 'Send code' }).click();

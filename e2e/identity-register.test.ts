@@ -44,7 +44,7 @@ async function fillForm(
   page: Page,
   values: { email: string; birthday: string; role?: 'Patient' | 'Doctor' },
 ) {
-  await driver.pickDemoTenant(page);
+  await driver.enterDemoTenant(page);
   if (values.role === 'Doctor') await page.getByText('Doctor', { exact: true }).click();
   await page.getByRole('combobox', { name: 'Purpose of use' }).click();
   await page.getByRole('option', { name: 'Monitor my own health' }).click();

@@ -33,7 +33,7 @@ describe('the built server, started as a user starts it', () => {
     const document = (await (await fetch(`${server.baseUrl}/docs/json`)).json()) as { openapi: string; paths: Record<string, unknown> };
     expect(document.openapi).toBe('3.1.0');
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(['/auth/oauth-token', '/auth/check-token', '/auth/permission', '/auth/logout', '/account/tenant/setting/getAll', '/manage/tenant/all', '/healthz', '/readyz']),
+      expect.arrayContaining(['/auth/oauth-token', '/auth/check-token', '/auth/permission', '/auth/logout', '/account/tenant/setting/getAll', '/manage/tenant/by-code/{code}', '/healthz', '/readyz']),
     );
   });
 

@@ -52,8 +52,11 @@ const SECOND_COLOR = '#2B8A3E';
 
 async function signInToTenant(page: Page) {
   await page.goto('/login');
-  await page.getByRole('combobox', { name: 'Tenant' }).click();
-  await page.getByRole('option', { name: TENANT, exact: true }).click();
+  await page.getByRole('textbox', { name: 'Tenant code' }).fill(CODE);
+  // The typed code names the tenant, with its square logo, before anyone signs in.
+  const named = page.getByTestId('tenant-name').filter({ hasText: TENANT });
+  await named.waitFor();
+  expect(await named.locator('img').getAttribute('src')).toContain(`/manage/tenant/${CODE}/logo?kind=square`);
   await page.getByLabel('Email or phone number').fill(ADMIN_EMAIL);
   await page.getByLabel(/^Password/).fill(ADMIN_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -9,7 +9,7 @@ import {
   type RunningServer,
 } from './harness.js';
 
-/** Helpers shared by the identity browser tests: contexts, the tenant picker, sign-in, screenshots. */
+/** Helpers shared by the identity browser tests: contexts, the tenant code, sign-in, screenshots. */
 export const DESKTOP = { width: 1366, height: 860 };
 
 /** The real server for a browser test (the migrator itself handles concurrent starts). */
@@ -28,16 +28,14 @@ export class ConsoleDriver {
     mkdirSync(SCREENSHOT_DIR, { recursive: true });
   }
 
-  /** The demo tenant as the login picker lists it (the picker shows names, the API takes codes). */
+  /** The demo tenant's name, as the login pages show it once its code is typed. */
   async demoTenantName(): Promise<string> {
     if (this.tenantName !== undefined) return this.tenantName;
-    const answer = (await (await fetch(`${this.baseUrl}/manage/tenant/all`)).json()) as {
-      data: { code: string; name: string }[];
-    };
-    const demo = answer.data.find((tenant) => tenant.code === DEMO_TENANT_CODE);
-    if (!demo) throw new Error(`tenant "${DEMO_TENANT_CODE}" is not listed`);
-    this.tenantName = demo.name;
-    return demo.name;
+    const response = await fetch(`${this.baseUrl}/manage/tenant/by-code/${DEMO_TENANT_CODE}`);
+    if (!response.ok) throw new Error(`tenant "${DEMO_TENANT_CODE}" was not found (${response.status})`);
+    const answer = (await response.json()) as { data: { code: string; name: string } };
+    this.tenantName = answer.data.name;
+    return answer.data.name;
   }
 
   /** A fresh browser context (own cookies and storage), like another person on another computer. */
@@ -55,16 +53,17 @@ export class ConsoleDriver {
     for (const context of this.contexts.splice(0)) await context.close();
   }
 
-  async pickDemoTenant(page: Page, label = 'Tenant'): Promise<void> {
+  /** Types the demo tenant's code, as a person does, and waits for the page to name the tenant. */
+  async enterDemoTenant(page: Page, label = 'Tenant code'): Promise<void> {
     const name = await this.demoTenantName();
-    await page.getByRole('combobox', { name: label }).click();
-    await page.getByRole('option', { name, exact: true }).click();
+    await page.getByRole('textbox', { name: label }).fill(DEMO_TENANT_CODE);
+    await page.getByTestId('tenant-name').filter({ hasText: name }).waitFor();
   }
 
   /** Signs in with a password through the login form, as a person would. */
   async signIn(page: Page, username: string, password = DEMO_PASSWORD): Promise<void> {
     await page.goto('/login');
-    await this.pickDemoTenant(page);
+    await this.enterDemoTenant(page);
     await page.getByLabel('Email or phone number').fill(username);
     await page.getByLabel(/^Password/).fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();

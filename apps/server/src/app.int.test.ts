@@ -67,7 +67,7 @@ describe('envelope, request ids, languages', () => {
   });
 
   it('keeps a well-formed caller request id and makes one otherwise', async () => {
-    const kept = await app.inject({ url: '/manage/tenant/all', headers: { 'x-request-id': 'trace-12345678' } });
+    const kept = await app.inject({ url: '/auth/check-token', headers: { 'x-request-id': 'trace-12345678' } });
     expect(kept.headers['x-request-id']).toBe('trace-12345678');
     const replaced = await app.inject({ url: '/auth/check-token', headers: { 'x-request-id': 'bad id with spaces' } });
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
@@ -118,16 +118,7 @@ describe('access rules', () => {
   });
 });
 
-describe('tenants for login and tenant settings', () => {
-  it('lists active tenants only, with code and name', async () => {
-    const active = await createTenant(testDb.database);
-    const inactive = await createTenant(testDb.database, { status: 'INACTIVE' });
-    const list = (await app.inject('/manage/tenant/all')).json<{ data: { code: string }[] }>().data;
-    expect(list).toContainEqual({ id: active.id, code: active.code, name: active.name });
-    expect(list.map((tenant) => tenant.code)).not.toContain(inactive.code);
-    expect(list.map((tenant) => tenant.code)).not.toContain('platform');
-  });
-
+describe('tenant settings', () => {
   it('returns the caller’s tenant settings over the defaults and never the secret keys', async () => {
     const tenantA = await createTenant(testDb.database);
     const tenantB = await createTenant(testDb.database);
@@ -173,6 +164,6 @@ describe('serving the console', () => {
     const document = (await app.inject('/docs/json')).json<{ openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>> }>();
     expect(document.openapi).toBe('3.1.0');
     expect(document.paths['/auth/oauth-token']?.post?.responses).toHaveProperty('200');
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/auth/check-token', '/manage/tenant/all', '/account/tenant/setting/getAll']));
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/auth/check-token', '/manage/tenant/by-code/{code}', '/account/tenant/setting/getAll']));
   });
 });

@@ -3,19 +3,15 @@ import { emailSchema, otpSentResponseSchema, phoneSchema, tenantCodeSchema } fro
 import { LIMITS } from './limits.js';
 import { PERMISSIONS, type Permission } from './permissions.js';
 import { ROLE_CODES } from './roles.js';
+import { safeName, safeText } from './text.js';
 
 export const GENDERS = ['MALE', 'FEMALE', 'OTHER'] as const;
 export const BLOOD_TYPES = ['A+', 'A-', 'B+', 'B-', 'AB+', 'AB-', 'O+', 'O-'] as const;
 export const ACCOUNT_STATUSES = ['ACTIVE', 'DISABLED', 'UNACTIVATED', 'LOCKED', 'DELETED'] as const;
 
-/** Names may not contain digits (spec §5). */
-export const personNameSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(60)
-  .regex(/^[^\d]*$/, { error: 'must not contain digits' });
-const optionalName = z.string().trim().max(60).regex(/^[^\d]*$/, { error: 'must not contain digits' });
+/** Names may not contain digits (spec §5), nor invisible or text-direction characters; stored NFC. */
+export const personNameSchema = safeName(60).regex(/^[^\d]*$/, { error: 'must not contain digits' });
+const optionalName = safeText().max(60).regex(/^[^\d]*$/, { error: 'must not contain digits' });
 
 /** ISO date (yyyy-MM-dd) not in the future. */
 export const pastDateSchema = z.iso.date().refine((value) => value <= new Date().toISOString().slice(0, 10), {
@@ -72,7 +68,7 @@ export const profileUpdateSchema = z.object({
   firstName: personNameSchema,
   middleName: optionalName.default(''),
   lastName: personNameSchema,
-  nickName: z.string().trim().max(60).default(''),
+  nickName: safeText().max(60).default(''),
   gender: z.enum(GENDERS),
   birthday: adultBirthdaySchema,
   bloodType: z.enum(BLOOD_TYPES).nullable().default(null),
@@ -165,7 +161,7 @@ export const customRoleSchema = z.object({
 });
 export type CustomRole = z.infer<typeof customRoleSchema>;
 export const roleInputSchema = z.object({
-  name: z.string().trim().min(1).max(80),
+  name: safeName(80),
   description: z.string().trim().max(500).default(''),
   baseRole: z.enum(ROLE_CODES),
   permissions: z.array(permissionSchema).min(1).max(PERMISSIONS.length),

@@ -13,6 +13,7 @@ import {
 } from './cases.js';
 import { pageQuerySchema } from './envelope.js';
 import { LIMITS } from './limits.js';
+import { safeName } from './text.js';
 import { ALERT_LEVELS } from './thresholds.js';
 
 /**
@@ -101,8 +102,7 @@ export const INVITATION_STATUSES = ['SENT', 'RESENT', 'CONFIRMED'] as const;
 
 export const contactInputSchema = z.object({
   contactType: z.enum(CONTACT_TYPES),
-  name: plainText(80)
-    .min(1)
+  name: safeName(80)
     .regex(/^[^\d]*$/, { error: 'must not contain digits' })
     .describe('Alias name'),
   phone: phoneSchema,

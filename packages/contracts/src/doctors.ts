@@ -3,6 +3,7 @@ import { ACCOUNT_STATUSES } from './account.js';
 import { emailSchema, phoneSchema } from './auth.js';
 import { pageQuerySchema } from './envelope.js';
 import { LIMITS } from './limits.js';
+import { safeName } from './text.js';
 
 // Doctors (spec §3 Doctor), care teams (spec §3 contact types Family Doctor and Specialist) and
 // the requests between patients and doctors (spec §4). Labels are `doctors:` keys in @rpm/i18n.
@@ -241,7 +242,7 @@ export type DoctorProfileInput = z.input<typeof doctorProfileUpdateSchema>;
 
 /** The text fields of the license form (multipart: these plus the image part `image`). */
 export const doctorLicenseFieldsSchema = z.object({
-  name: plainText(120).pipe(z.string().min(1)),
+  name: safeName(120).describe('The license’s name as printed on it'),
   expiresOn: isoDateSchema.describe('The last day the license is valid (YYYY-MM-DD)'),
 });
 export type DoctorLicenseFields = z.infer<typeof doctorLicenseFieldsSchema>;

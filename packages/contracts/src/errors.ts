@@ -36,6 +36,8 @@ export const ERROR_STATUS = {
   'auth.refreshInvalid': 401,
   /** Login: the tenant code matches no active tenant. */
   'tenant.notFound': 400,
+  /** Too many lookups of unknown tenant codes from one address: wait, then try again. */
+  'tenant.lookupThrottled': 429,
   /** Tenant management (super admin). */
   'tenant.nameExists': 409,
   'tenant.codeExists': 409,

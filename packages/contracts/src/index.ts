@@ -1,4 +1,5 @@
 export * from './envelope.js';
+export * from './text.js';
 export * from './errors.js';
 export * from './roles.js';
 export * from './permissions.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageQuerySchema } from './envelope.js';
 import { LIMITS } from './limits.js';
 import { ROLE_CODES, type RoleCode } from './roles.js';
+import { safeName, safeText } from './text.js';
 
 /**
  * Scopes (a hierarchy of levels 1 to 5) and health centers (mhsc) of a tenant: spec §3, §5, §7.
@@ -46,7 +47,7 @@ const optionalQueryText = (max: number) => z.preprocess(blankAsUndefined, z.stri
 
 // Scopes ---------------------------------------------------------------------------------------
 
-export const scopeNameSchema = z.string().trim().min(1).max(100).describe('Unique within its level (any case)');
+export const scopeNameSchema = safeName(100).describe('Unique within its level (any case)');
 export const scopeLevelSchema = z.number().int().min(LIMITS.scopeLevelMin).max(LIMITS.scopeLevelMax);
 
 /** POST /account/sadmin/mhsc/scope. */
@@ -140,13 +141,13 @@ export const scopeNodeSchema = scopeNodeOfDepth(LIMITS.scopeLevelMax);
 
 // Health centers -------------------------------------------------------------------------------
 
-export const centerNameSchema = z.string().trim().min(1).max(200).describe('Unique in the tenant (any case)');
+export const centerNameSchema = safeName(200).describe('Unique in the tenant (any case)');
 
 /** The fields of spec §3 a center's own admin may also change (PUT /account/smadmin/mhsc/{id}). */
 const centerDetailsShape = {
   name: centerNameSchema,
   type: text(100),
-  representative: text(200),
+  representative: safeText().max(200).default('').describe('The person who represents the center'),
   phonePrefix: z.string().trim().regex(/^(\+?\d{1,4})?$/, { error: 'must be a dialling code such as +84' }).default(''),
   phoneNumber: digits,
   hotline: digits,
@@ -245,7 +246,7 @@ export type MhscAndScopeCheck = z.infer<typeof mhscAndScopeCheckSchema>;
 
 // Manage (super admin; the tenant is named, and must be the one they act in) --------------------
 
-const tenantNameSchema = z.string().trim().min(1).max(200).describe('Name of the tenant the caller acts in');
+const tenantNameSchema = safeName(200).describe('Name of the tenant the caller acts in');
 
 /** POST /manage/sadmin/center. */
 export const manageCenterCreateSchema = z

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { adultBirthdaySchema, BLOOD_TYPES, GENDERS, personNameSchema } from './account.js';
 import { emailSchema, phoneSchema } from './auth.js';
 import { pageQuerySchema } from './envelope.js';
+import { safeText } from './text.js';
 
 // Patients (spec §2 patient management and profile, §3 Patient and User profile, §4 patient status
 // and account deletion, §5 profile and contact data) and the dashboard counts (§7).
@@ -66,7 +67,7 @@ const noteText = (max: number) =>
     .refine((value) => hasNoControlCharacters(value.replace(/[\n\r\t]/g, ' ')), controlCharacterIssue);
 
 const nameSchema = personNameSchema.refine(hasNoControlCharacters, controlCharacterIssue);
-const optionalNameSchema = plainText(60).regex(/^[^\d]*$/, { error: 'must not contain digits' });
+const optionalNameSchema = safeText().max(60).regex(/^[^\d]*$/, { error: 'must not contain digits' });
 
 /** Patient id: letters, digits and dashes (for example BNCS10001), unique in the tenant. */
 export const patientCodeSchema = z

@@ -4,6 +4,7 @@ import { emailSchema, phoneSchema } from './auth.js';
 import { pageQuerySchema } from './envelope.js';
 import { ROLE_CODES, type RoleCode } from './roles.js';
 import { checkTokenResponseSchema } from './system.js';
+import { safeText } from './text.js';
 
 // Staff management (spec §2 employee, admin and doctor lists; §3 "Admin or staff") and the
 // level-access selector and switcher.
@@ -137,7 +138,7 @@ export type StaffDetail = z.infer<typeof staffDetailSchema>;
 
 /** A default role code or a custom role id of the tenant. */
 export const staffRoleSchema = z.union([z.enum(ROLE_CODES), z.uuid()]);
-const optionalNameSchema = plainText(60).regex(/^[^\d]*$/, { error: 'must not contain digits' });
+const optionalNameSchema = safeText().max(60).regex(/^[^\d]*$/, { error: 'must not contain digits' });
 const nameSchema = personNameSchema.refine(hasNoControlCharacters, controlCharacterIssue);
 
 const staffFieldsSchema = z.object({

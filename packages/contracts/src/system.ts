@@ -8,13 +8,25 @@ export const readyzResponseSchema = z.object({
   checks: z.object({ database: z.enum(['up', 'down']) }),
 });
 
-/** Tenant as listed publicly for the login screen's tenant picker (GET /manage/tenant/all). */
+/** The tenant a session acts in, as its settings name it. */
 export const tenantSummarySchema = z.object({
   id: z.uuid(),
   code: z.string().describe('Tenant code typed at login'),
   name: z.string(),
 });
 export type TenantSummary = z.infer<typeof tenantSummarySchema>;
+
+/**
+ * One active tenant found by its exact code or by the host of its public URL, for the login pages
+ * to show whose console this is (GET /manage/tenant/by-code/:code, /manage/tenant/by-host).
+ * Name and public branding only: no id, no settings.
+ */
+export const publicTenantSchema = z.object({
+  code: z.string().describe('Tenant code typed at login'),
+  name: z.string(),
+  logos: z.object({ square: z.string().optional(), horizontal: z.string().optional() }),
+});
+export type PublicTenant = z.infer<typeof publicTenantSchema>;
 
 export const checkTokenResponseSchema = z.object({
   userId: z.uuid(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { passwordRuleSchema } from './password.js';
+import { safeText } from './text.js';
 
 /** Tenant setting keys of spec §3 with their allowed values. */
 export const TENANT_SETTING_KEYS = [
@@ -115,7 +116,7 @@ export const TENANT_SETTING_VALUE_SCHEMAS = {
   COUNTRY: z.string().trim().min(2).max(60).regex(/^[^\d]+$/, { error: 'must be a country name' }),
   COUNTRY_CODE: z.string().regex(/^[A-Z]{2}$/, { error: 'must be an ISO 3166 two-letter code like VN or CA' }),
   DIAL_CODE: z.string().regex(/^\+[1-9]\d{0,3}$/, { error: 'must be a dial code like +84 or +1' }),
-  ORGANIZATION_NAME: z.string().trim().max(200),
+  ORGANIZATION_NAME: safeText().max(200),
   ACID_URIC_UNIT: oneOf(TENANT_URIC_ACID_UNITS),
   BLOOD_GLUCOSE_UNIT: oneOf(TENANT_BLOOD_GLUCOSE_UNITS),
   AI_CLOUD_TENANT_ID: secretValue,

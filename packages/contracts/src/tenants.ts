@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { emailSchema, phoneSchema } from './auth.js';
 import { pageQuerySchema } from './envelope.js';
 import { LANGUAGES, TENANT_SETTING_VALUE_SCHEMAS, tenantSettingSchema, tenantSettingsUpdateSchema } from './tenant-settings.js';
+import { safeName, safeText } from './text.js';
 
 // Identity ----------------------------------------------------------------------------------------
 
@@ -13,8 +14,8 @@ export const tenantLoginCodeSchema = z
   .toLowerCase()
   .regex(TENANT_CODE_PATTERN, { error: 'must be 2 to 40 lower-case letters, digits or hyphens, starting with a letter or digit' })
   .describe('Login code of the tenant');
-export const tenantNameSchema = z.string().trim().min(1).max(120).describe('Tenant name (unique, any case)');
-export const officialNameSchema = z.string().trim().max(200).describe('Official full name');
+export const tenantNameSchema = safeName(120).describe('Tenant name (unique, any case)');
+export const officialNameSchema = safeText().max(200).describe('Official full name');
 export const publicUrlSchema = z
   .string()
   .trim()
@@ -77,8 +78,8 @@ export type TenantDetail = z.infer<typeof tenantDetailSchema>;
 /** The tenant's first ADMIN: created ACTIVE without a password, emailed a set-password code. */
 export const firstAdminSchema = z.object({
   email: emailSchema,
-  firstName: z.string().trim().min(1).max(60).regex(/^[^\d]*$/, { error: 'must not contain digits' }).default('Admin'),
-  lastName: z.string().trim().max(60).regex(/^[^\d]*$/, { error: 'must not contain digits' }).default(''),
+  firstName: safeName(60).regex(/^[^\d]*$/, { error: 'must not contain digits' }).default('Admin'),
+  lastName: safeText().max(60).regex(/^[^\d]*$/, { error: 'must not contain digits' }).default(''),
   language: z.enum(LANGUAGES).optional().describe('Language of the welcome email (default: the tenant’s LANGUAGE)'),
 });
 
@@ -221,7 +222,7 @@ export const tenantRequestFormSchema = z.object({
   organizationName: tenantNameSchema,
   officialName: officialNameSchema.default(''),
   requestedCode: tenantLoginCodeSchema,
-  requesterName: z.string().trim().min(1).max(120),
+  requesterName: safeName(120),
   email: emailSchema,
   phone: z.union([z.literal(''), phoneSchema]).default(''),
   primaryColor: z.union([z.literal(''), TENANT_SETTING_VALUE_SCHEMAS.COLOR]).default(''),

@@ -124,3 +124,17 @@ describe('serverFieldMessages', () => {
     expect(serverFieldMessages(new Error('not an API error'))).toEqual({});
   });
 });
+
+describe('messages for names with invisible characters', () => {
+  it('explains a refused bidi control and an invisible-only name in the console’s words', () => {
+    expect(messagesOf(registerSchema, { ...validRegistration, firstName: 'Eve\u202Eevil' })).toEqual({
+      firstName: { key: 'form.invisibleCharacters' },
+    });
+    expect(messagesOf(registerSchema, { ...validRegistration, lastName: '\u3164' })).toEqual({
+      lastName: { key: 'form.blank' },
+    });
+    expect(fieldMessageText({ key: 'form.invisibleCharacters' })).toBe(
+      'Remove invisible or text-direction characters (they can disguise what is shown)',
+    );
+  });
+});

@@ -1,3 +1,4 @@
+import { TEXT_PROBLEM_MESSAGES } from '@rpm/contracts';
 import type { z } from 'zod';
 import { isApiError } from '../api/api-error';
 import { translateKey } from '../i18n';
@@ -25,6 +26,8 @@ const CONTRACT_MESSAGES: Record<string, string> = {
   'must be 6 digits': 'form.otpIncomplete',
   'the terms must be accepted': 'form.termsRequired',
   'the privacy policy must be accepted': 'form.privacyRequired',
+  [TEXT_PROBLEM_MESSAGES.invisibleCharacters]: 'form.invisibleCharacters',
+  [TEXT_PROBLEM_MESSAGES.blank]: 'form.blank',
 };
 
 /** Console refinements pass their i18n key as the issue message (e.g. "form.passwordMismatch"). */

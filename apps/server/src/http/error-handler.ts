@@ -1,4 +1,4 @@
-import type { FieldError } from '@rpm/contracts';
+import { textProblemOfMessage, type FieldError } from '@rpm/contracts';
 import { findErrorMessage, translateError, type SupportedLanguage } from '@rpm/i18n';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
@@ -23,6 +23,11 @@ interface ValidationIssue {
 function toFieldErrors(issues: ValidationIssue[], context: string | undefined, language: SupportedLanguage): FieldError[] {
   return issues.map((issue) => {
     const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    // A name refused for invisible or text-direction characters says so, with its own code.
+    const textProblem = issue.keyword === 'custom' ? textProblemOfMessage(issue.message) : undefined;
+    if (textProblem !== undefined) {
+      return { field: [context, path].filter(Boolean).join('.'), code: textProblem, message: translateError(`validation.${textProblem}`, language) };
+    }
     // Zod reports a missing field as a type mismatch against undefined.
     const code = issue.keyword === 'invalid_type' && issue.message.endsWith('received undefined') ? 'required' : issue.keyword;
     const key = code === 'required' ? 'validation.required' : (VALIDATION_KEYS[code] ?? 'validation.invalidValue');

@@ -2,13 +2,14 @@ import { queryOptions } from '@tanstack/react-query';
 import {
   checkTokenResponseSchema,
   permissionListSchema,
+  publicTenantSchema,
   tenantSettingsResponseSchema,
-  tenantSummarySchema,
   type CheckTokenResponse,
   type TenantSummary,
 } from '@rpm/contracts';
 import { api } from '../../api/client';
 import type { TenantSettingsMap } from '../../theme';
+import { rememberTenant } from './remembered-tenant';
 
 /**
  * Everything cached for the signed-in user sits under this key, so ending the session can drop it
@@ -29,8 +30,6 @@ export interface TenantSettingsSnapshot {
   /** Addresses of the tenant's uploaded logos, for the header and the tab icon. */
   logos: { square?: string | undefined; horizontal?: string | undefined };
 }
-
-const tenantListSchema = tenantSummarySchema.array();
 
 /** Startup step 1 (spec §1): who is signed in, if anyone. */
 export const sessionQuery = () =>
@@ -70,17 +69,33 @@ export const tenantSettingsQuery = (userId: string) =>
     meta: { errorDisplay: 'inline' },
   });
 
-/** Public list for the login screen's tenant picker; a failure falls back to typing the code. */
-export const tenantListQuery = () =>
+/**
+ * The tenant a typed code names (name and logos), shown under the tenant field. A failure
+ * (unknown code, too many lookups, no network) only means nothing is shown: it never blocks
+ * signing in, where the server gives its own answer.
+ */
+export const publicTenantQuery = (code: string) =>
   queryOptions({
-    queryKey: ['public', 'tenants'],
-    queryFn: ({ signal }) => api.get('/manage/tenant/all', { schema: tenantListSchema, signal }),
+    queryKey: ['public', 'tenant-by-code', code],
+    queryFn: ({ signal }) =>
+      api.get(`/manage/tenant/by-code/${encodeURIComponent(code)}`, { schema: publicTenantSchema, signal }),
     staleTime: 5 * 60_000,
+    retry: false,
     meta: { errorDisplay: 'inline' },
   });
 
-export function signIn(request: SignInRequest): Promise<CheckTokenResponse> {
-  return api.post(
+/** The tenant whose own address the console was opened on, if any. */
+export const tenantByHostQuery = () =>
+  queryOptions({
+    queryKey: ['public', 'tenant-by-host'],
+    queryFn: ({ signal }) => api.get('/manage/tenant/by-host', { schema: publicTenantSchema, signal }),
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+    meta: { errorDisplay: 'inline' },
+  });
+
+export async function signIn(request: SignInRequest): Promise<CheckTokenResponse> {
+  const signedIn = await api.post(
     '/auth/oauth-token',
     {
       tenant: request.tenant,
@@ -91,6 +106,9 @@ export function signIn(request: SignInRequest): Promise<CheckTokenResponse> {
     },
     { schema: checkTokenResponseSchema },
   );
+  // The next visit starts with this tenant's code already filled in.
+  rememberTenant(request.tenant);
+  return signedIn;
 }
 
 export function signOut(): Promise<unknown> {

@@ -7,6 +7,7 @@ import {
 } from '@rpm/contracts';
 import type { z } from 'zod';
 import { api } from '../../api/client';
+import { rememberTenant } from './remembered-tenant';
 
 /** How a one-time code travels; the API's own names. */
 export type OtpChannel = 'SMS' | 'EMAIL';
@@ -33,14 +34,14 @@ export function sendLoginCode(request: {
 }
 
 /** Signs in with the code; the session arrives as cookies, like the password login. */
-export function signInWithCode(request: {
+export async function signInWithCode(request: {
   tenant: string;
   channel: OtpChannel;
   destination: string;
   code: string;
   rememberMe: boolean;
 }) {
-  return api.post(
+  const signedIn = await api.post(
     '/auth/oauth/otp/token-web',
     {
       tenantId: request.tenant,
@@ -51,6 +52,9 @@ export function signInWithCode(request: {
     },
     { schema: tokenResponseSchema },
   );
+  // The next visit starts with this tenant's code already filled in.
+  rememberTenant(request.tenant);
+  return signedIn;
 }
 
 export function sendResetCode(request: {

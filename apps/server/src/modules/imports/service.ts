@@ -14,6 +14,7 @@ import type { Database } from '../../db/database.js';
 import type { AuthContext } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { acceptUploadName } from '../../lib/upload-name.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
 import { drain, UploadTooLargeError, type ImportFiles } from './files.js';
 import type { ImportContext, ImportKind } from './kind.js';
@@ -171,6 +172,7 @@ export async function startImport(
     await drain(upload.stream);
     throw new AppError('file.unsupportedType');
   }
+  const fileName = await acceptUploadName(upload);
 
   const jobId = uuidv7();
   const uploadPath = files.uploadPath(auth.tenantId, jobId);
@@ -193,7 +195,7 @@ export async function startImport(
         id: jobId,
         kind: kindCode,
         status: 'QUEUED',
-        fileName: upload.fileName.trim().slice(0, 255) || 'import.xlsx',
+        fileName: fileName.trim().slice(0, 255) || 'import.xlsx',
         fileSize: size,
         createdBy: auth.userId,
         createdByName: auth.fullName,

@@ -10,6 +10,7 @@ import {
   type OpenedFile,
   type StoredFile,
 } from '../../lib/file-storage.js';
+import { acceptUploadName } from '../../lib/upload-name.js';
 import { recordAudit } from '../audit/store.js';
 import type { PatientEnvironment } from './service.js';
 import * as store from './store.js';
@@ -79,6 +80,7 @@ export async function uploadPatientFile(
   const { auth, clock, storage } = environment;
   await assertPatient(environment, patientId);
   const upload = await receive();
+  const fileName = await acceptUploadName(upload);
   let stored: StoredFile;
   try {
     stored = await storage.save(upload.stream, {
@@ -100,7 +102,7 @@ export async function uploadPatientFile(
       if (row.patient.accountState !== 'ACTIVE') throw new AppError('patient.accountDeleted');
       const now = clock.now();
       const id = uuidv7();
-      const name = cleanFileName(upload.fileName);
+      const name = cleanFileName(fileName);
       await store.insertFile(tx, {
         tenantId: auth.tenantId,
         id,

@@ -1,7 +1,7 @@
 import { sendImage } from '../../http/send-image.js';
 import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
-import { TENANT_LOGO_MAX_BYTES, successEnvelope, tenantLogoQuerySchema, tenantSettingsResponseSchema, tenantSummarySchema } from '@rpm/contracts';
+import { TENANT_LOGO_MAX_BYTES, publicTenantSchema, successEnvelope, tenantLogoQuerySchema, tenantSettingsResponseSchema } from '@rpm/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/access.js';
@@ -9,7 +9,7 @@ import { ok } from '../../http/envelope.js';
 import { createLocalFileStorage } from '../../lib/file-storage.js';
 import { registerTenantAdminRoutes } from './admin-routes.js';
 import { openPublicLogo } from './branding.js';
-import { listTenantsForLogin, readPublicSettings } from './service.js';
+import { findPublicTenantByCode, findPublicTenantByHost, readPublicSettings } from './service.js';
 
 export const manageTenantRoutes: FastifyPluginAsyncZod = async (app) => {
   // Only this plugin's routes accept multipart bodies (the logo upload): one file of at most 1 MB.
@@ -19,17 +19,36 @@ export const manageTenantRoutes: FastifyPluginAsyncZod = async (app) => {
   });
   const storage = createLocalFileStorage(path.join(app.config.dataDir, 'files'));
 
+  // There is no public list of tenants: the login pages name one tenant by its exact code (typed,
+  // from a link, or remembered) or by the host the console is served on.
   app.get(
-    '/tenant/all',
+    '/tenant/by-code/:code',
     {
       config: { access: 'public' },
       schema: {
         tags: ['tenants'],
-        summary: 'Active tenants, for the login screen’s tenant picker',
-        response: { 200: successEnvelope(z.array(tenantSummarySchema)) },
+        summary: 'One active tenant by its exact code: name and logos, for the login pages',
+        description:
+          'Unknown, inactive and mistyped codes all answer tenant.notFound. Each of those counts against the caller’s address; after 30 in 15 minutes every lookup from it answers 429 tenant.lookupThrottled.',
+        params: z.object({ code: z.string().max(64) }),
+        response: { 200: successEnvelope(publicTenantSchema) },
       },
     },
-    async () => ok(await listTenantsForLogin(app.database.system)),
+    async (request) =>
+      ok(await findPublicTenantByCode({ system: app.database.system, clock: app.clock, ip: request.ip }, request.params.code)),
+  );
+
+  app.get(
+    '/tenant/by-host',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['tenants'],
+        summary: 'The active tenant whose public URL has the host this request was sent to (tenant.notFound otherwise)',
+        response: { 200: successEnvelope(publicTenantSchema) },
+      },
+    },
+    async (request) => ok(await findPublicTenantByHost(app.database.system, request.host)),
   );
 
   app.get(

@@ -1,20 +1,70 @@
 import { createHash } from 'node:crypto';
 import {
   PUBLIC_TENANT_SETTING_KEYS,
+  TENANT_CODE_PATTERN,
   TENANT_SETTING_DEFAULTS,
+  type PublicTenant,
   type TenantLogoKind,
   type TenantSettingsResponse,
   type TenantSummary,
 } from '@rpm/contracts';
 import type { SystemStore } from '../../db/database.js';
-import { findTenantById, listActiveTenants, readTenantSettings, type TenantRow } from './store.js';
+import { AppError } from '../../http/app-error.js';
+import type { Clock } from '../../lib/clock.js';
+import { countThrottleFailure, readThrottle } from '../auth/store.js';
+import { findActiveTenantByCode, findActiveTenantsByPublicHost, findTenantById, readTenantSettings, type TenantRow } from './store.js';
 
 export function toTenantSummary(tenant: TenantRow): TenantSummary {
   return { id: tenant.id, code: tenant.code, name: tenant.name };
 }
 
-export async function listTenantsForLogin(system: SystemStore): Promise<TenantSummary[]> {
-  return (await listActiveTenants(system)).map(toTenantSummary);
+/**
+ * Lookups of unknown tenant codes allowed per address in the window (shared by every server
+ * process through login_throttle, under its own key). Found codes cost nothing, so a person who
+ * mistypes a few times is never held up, while guessing codes runs out after a handful of tries.
+ */
+export const TENANT_LOOKUP_THROTTLE = { misses: 30, windowMilliseconds: 15 * 60_000 } as const;
+
+function toPublicTenant(tenant: TenantRow): PublicTenant {
+  const square = logoUrlOf(tenant, 'square');
+  const horizontal = logoUrlOf(tenant, 'horizontal');
+  return { code: tenant.code, name: tenant.name, logos: { ...(square ? { square } : {}), ...(horizontal ? { horizontal } : {}) } };
+}
+
+/**
+ * GET /manage/tenant/by-code/:code: an active customer tenant by its exact code. Unknown,
+ * inactive and platform codes get the same `tenant.notFound`, and each counts against the
+ * caller's address; past the limit every lookup from it is refused, found or not.
+ */
+export async function findPublicTenantByCode(
+  environment: { system: SystemStore; clock: Clock; ip: string | undefined },
+  code: string,
+): Promise<PublicTenant> {
+  const key = `tenant-lookup:${environment.ip ?? 'unknown'}`;
+  const now = environment.clock.now();
+  const misses = await readThrottle(environment.system, key, now, TENANT_LOOKUP_THROTTLE.windowMilliseconds);
+  if (misses >= TENANT_LOOKUP_THROTTLE.misses) throw new AppError('tenant.lookupThrottled');
+  const wanted = code.trim().toLowerCase();
+  const tenant = TENANT_CODE_PATTERN.test(wanted) ? await findActiveTenantByCode(environment.system, wanted) : undefined;
+  if (tenant === undefined || tenant.isPlatform) {
+    await countThrottleFailure(environment.system, key, now, TENANT_LOOKUP_THROTTLE.windowMilliseconds);
+    throw new AppError('tenant.notFound');
+  }
+  return toPublicTenant(tenant);
+}
+
+/**
+ * GET /manage/tenant/by-host: the one active customer tenant whose public URL has the host the
+ * console was opened on (the request's Host header), so a tenant's own address needs no code.
+ * No match, or several, answer `tenant.notFound`. Not counted: a host is no secret (it is the
+ * tenant's published address) and most consoles are opened on a host no tenant claims.
+ */
+export async function findPublicTenantByHost(system: SystemStore, host: string): Promise<PublicTenant> {
+  const wanted = host.trim().toLowerCase();
+  const matches = wanted === '' || wanted.length > 255 ? [] : await findActiveTenantsByPublicHost(system, wanted);
+  const tenant = matches.length === 1 ? matches[0] : undefined;
+  if (tenant === undefined) throw new AppError('tenant.notFound');
+  return toPublicTenant(tenant);
 }
 
 export function logoFileOf(tenant: TenantRow, kind: TenantLogoKind): string | null {

@@ -24,6 +24,24 @@ export function listActiveTenants(system: SystemStore): Promise<TenantRow[]> {
     .orderBy(asc(tenants.name));
 }
 
+/**
+ * Active customer tenants whose public URL has this host (lower case, with the port when the URL
+ * names one), e.g. "clinic.example" for https://clinic.example/console.
+ */
+export function findActiveTenantsByPublicHost(system: SystemStore, host: string): Promise<TenantRow[]> {
+  return system
+    .select()
+    .from(tenants)
+    .where(
+      and(
+        eq(tenants.status, 'ACTIVE'),
+        eq(tenants.isPlatform, false),
+        sql`lower(substring(${tenants.publicUrl} from '^https?://([^/?#]+)')) = ${host}`,
+      ),
+    )
+    .limit(2);
+}
+
 export async function findPlatformTenant(system: SystemStore): Promise<TenantRow> {
   const rows = await system.select().from(tenants).where(eq(tenants.isPlatform, true)).limit(1);
   const platform = rows[0];
