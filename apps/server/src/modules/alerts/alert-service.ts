@@ -3,6 +3,7 @@ import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { TenantTransaction } from '../../db/database.js';
 import { alerts, alertSettings } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
+import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import { cancelJob } from '../jobs/queue.js';
 import { publishEvent } from '../realtime/publish.js';
@@ -34,7 +35,7 @@ function toAlert(row: typeof alerts.$inferSelect): Alert {
   };
 }
 
-/** A patient's alerts, newest first (the caller must see the patient). */
+/** A patient's alerts, newest first (the caller must see the patient). A PHI read, audited. */
 export async function listPatientAlerts(
   environment: AlertEnvironment,
   patientId: string,
@@ -55,6 +56,12 @@ export async function listPatientAlerts(
       .limit(query.size)
       .offset(query.page * query.size);
     const [total] = await tx.select({ total: count() }).from(alerts).where(where);
+    await recordPatientReads(tx, environment.auth.tenantId, environment.audit, {
+      action: 'PATIENT_ALERTS_VIEWED',
+      patientIds: [patientId],
+      targetId: patientId,
+      details: { ...query, shown: rows.length },
+    });
     return { items: rows.map(toAlert), page: query.page, size: query.size, total: total?.total ?? 0 };
   });
 }
@@ -244,6 +251,12 @@ export async function listMessages(
     const totals = await tx.execute<{ total: number }>(
       sql`SELECT count(*)::int AS total FROM ${entries} ${where}`,
     );
+    await recordPatientReads(tx, environment.auth.tenantId, environment.audit, {
+      action: 'PATIENT_MESSAGES_LISTED',
+      targetType: 'message',
+      patientIds: rows.rows.map((row) => row.patient_id),
+      details: { ...query, shown: rows.rows.length },
+    });
     return {
       items: rows.rows.map((row) => ({
         id: row.id,

@@ -3,6 +3,7 @@ import { and, count, eq, ne } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import { patientContacts } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
+import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import { listFollowers } from './delivery.js';
 import { asCaller, fieldError, requirePatient, type AlertEnvironment } from './environment.js';
@@ -29,7 +30,14 @@ function duplicateOf(error: unknown): AppError | undefined {
 export async function listContacts(environment: AlertEnvironment, patientId: string): Promise<Contact[]> {
   return asCaller(environment, async (tx) => {
     await requirePatient(tx, patientId);
-    return (await listFollowers(tx, patientId)).map(toContact);
+    const contacts = (await listFollowers(tx, patientId)).map(toContact);
+    await recordPatientReads(tx, environment.auth.tenantId, environment.audit, {
+      action: 'PATIENT_CONTACTS_VIEWED',
+      patientIds: [patientId],
+      targetId: patientId,
+      details: { shown: contacts.length },
+    });
+    return contacts;
   });
 }
 

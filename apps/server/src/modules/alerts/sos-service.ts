@@ -27,6 +27,7 @@ import {
 } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import { cancelJob } from '../jobs/queue.js';
 import { publishEvent } from '../realtime/publish.js';
@@ -105,8 +106,15 @@ export async function listSosCases(
       .from(sosCases)
       .innerJoin(patients, and(eq(patients.tenantId, sosCases.tenantId), eq(patients.id, sosCases.patientId)))
       .where(where);
+    const items = rows.map(toCaseSummary);
+    await recordPatientReads(tx, environment.auth.tenantId, environment.audit, {
+      action: 'SOS_CASES_LISTED',
+      targetType: 'sosCase',
+      patientIds: items.map((item) => item.patient.id),
+      details: { ...query, shown: items.length },
+    });
     return {
-      items: rows.map(toCaseSummary),
+      items,
       page: query.page,
       size: query.size,
       total: totals[0]?.total ?? 0,
@@ -153,10 +161,11 @@ async function caseDetail(tx: TenantTransaction, id: string): Promise<SosCaseDet
 export async function readSosCase(environment: AlertEnvironment, id: string): Promise<SosCaseDetail> {
   return asCaller(environment, async (tx) => {
     const detail = await caseDetail(tx, id);
-    await recordAudit(tx, environment.auth.tenantId, environment.audit, {
+    await recordPatientReads(tx, environment.auth.tenantId, environment.audit, {
       action: 'SOS_CASE_VIEWED',
       targetType: 'sosCase',
       targetId: id,
+      patientIds: [detail.patient.id],
       details: { patientId: detail.patient.id },
     });
     return detail;

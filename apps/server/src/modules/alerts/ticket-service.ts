@@ -20,6 +20,7 @@ import { and, asc, count, desc, eq, ilike, isNotNull, or, sql, type SQL } from '
 import type { TenantTransaction } from '../../db/database.js';
 import { patients, ticketHistory, tickets, users } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
+import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import { cancelJob } from '../jobs/queue.js';
 import { publishEvent } from '../realtime/publish.js';
@@ -93,8 +94,15 @@ export async function listTickets(
       .from(tickets)
       .innerJoin(patients, and(eq(patients.tenantId, tickets.tenantId), eq(patients.id, tickets.patientId)))
       .where(where);
+    const items = rows.map(toTicketSummary);
+    await recordPatientReads(tx, environment.auth.tenantId, environment.audit, {
+      action: 'TICKETS_LISTED',
+      targetType: 'ticket',
+      patientIds: items.map((item) => item.patient.id),
+      details: { ...query, shown: items.length },
+    });
     return {
-      items: rows.map(toTicketSummary),
+      items,
       page: query.page,
       size: query.size,
       total: totals[0]?.total ?? 0,
@@ -135,8 +143,18 @@ async function ticketDetail(tx: TenantTransaction, id: string): Promise<TicketDe
   };
 }
 
+/** A ticket with its history: a PHI read, audited (TICKET_VIEWED). */
 export async function readTicket(environment: AlertEnvironment, id: string): Promise<TicketDetail> {
-  return asCaller(environment, (tx) => ticketDetail(tx, id));
+  return asCaller(environment, async (tx) => {
+    const detail = await ticketDetail(tx, id);
+    await recordPatientReads(tx, environment.auth.tenantId, environment.audit, {
+      action: 'TICKET_VIEWED',
+      targetType: 'ticket',
+      targetId: id,
+      patientIds: [detail.patient.id],
+    });
+    return detail;
+  });
 }
 
 /** A staff account of the tenant the caller sees, to hand a ticket to. */

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { withCaller } from '../../db/caller.js';
 import { healthCenters } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
-import { toSummary, type DeviceEnvironment, type DevicePage } from './service.js';
+import { recordDeviceRead, toSummary, type DeviceEnvironment, type DevicePage } from './service.js';
 import * as store from './store.js';
 
 /**
@@ -31,6 +31,8 @@ export function listCenterDevices(
       patientUserId: query.userId,
     };
     const { items, total } = await store.listDevices(tx, filter, query);
-    return { items: items.map(toSummary), page: query.page, size: query.size, total };
+    const page = items.map(toSummary);
+    await recordDeviceRead(tx, environment, 'DEVICES_LISTED', page, { ...query, total });
+    return { items: page, page: query.page, size: query.size, total };
   });
 }

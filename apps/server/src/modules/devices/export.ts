@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { withCaller } from '../../db/caller.js';
 import { AppError } from '../../http/app-error.js';
 import { xlsxStream, type XlsxColumn, type XlsxValue } from '../../lib/xlsx.js';
-import { recordAudit } from '../audit/store.js';
+import { recordPatientReads } from '../audit/reads.js';
 import { filterOf, type DeviceEnvironment } from './service.js';
 import * as store from './store.js';
 
@@ -71,12 +71,18 @@ export async function exportDevices(
   await withCaller(database, auth, async (tx) => {
     const total = await store.countDevices(tx, filter);
     if (total === 0) throw new AppError('export.noData');
-    await recordAudit(tx, auth.tenantId, environment.audit, {
-      action: 'DEVICE_EXPORTED',
-      targetType: 'device',
-      details: { total, filter },
-      at: now,
-    });
+    await recordPatientReads(
+      tx,
+      auth.tenantId,
+      environment.audit,
+      {
+        action: 'DEVICE_EXPORTED',
+        targetType: 'device',
+        patientIds: await store.boundPatientIds(tx, filter),
+        details: { total, filter },
+      },
+      now,
+    );
   });
   const catalogue = resources[language].devices;
   const columns: XlsxColumn[] = COLUMN_KEYS.map((key) => ({

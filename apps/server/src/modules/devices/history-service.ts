@@ -6,11 +6,31 @@ import type {
   PhoneHistoryQuery,
 } from '@rpm/contracts';
 import { withCaller } from '../../db/caller.js';
+import type { TenantTransaction } from '../../db/database.js';
+import { recordPatientReads } from '../audit/reads.js';
 import * as store from './history-store.js';
 import type { DeviceEnvironment } from './service.js';
+import { findPatientsByAccountNames } from './store.js';
 
 // Connection and phone histories (spec §7 "Health prefix"), read for the caller: rows of devices
-// and patients of centers they cannot see are not there.
+// and patients of centers they cannot see are not there. A page names its patients' accounts, so
+// it is a PHI read, audited with the patients it revealed.
+
+async function recordHistoryRead(
+  tx: TenantTransaction,
+  environment: DeviceEnvironment,
+  action: 'DEVICE_HISTORY_VIEWED' | 'PHONE_HISTORY_VIEWED',
+  patientIds: Iterable<string | null>,
+  details: Record<string, unknown>,
+): Promise<void> {
+  await recordPatientReads(
+    tx,
+    environment.auth.tenantId,
+    environment.audit,
+    { action, targetType: 'device', patientIds, details },
+    environment.clock.now(),
+  );
+}
 
 export interface HistoryPage<T> {
   items: T[];
@@ -25,6 +45,20 @@ export function searchConnectionHistory(
 ): Promise<HistoryPage<ConnectionHistoryItem>> {
   return withCaller(environment.database, environment.auth, async (tx) => {
     const { items, total } = await store.listConnectionHistory(tx, query);
+    // Rows keep the account name, not the patient: the names are resolved among visible patients.
+    const named = await findPatientsByAccountNames(tx, [
+      ...new Set(items.map(({ history }) => history.username)),
+    ]);
+    await recordHistoryRead(
+      tx,
+      environment,
+      'DEVICE_HISTORY_VIEWED',
+      named.map((patient) => patient.id),
+      {
+        ...query,
+        shown: items.length,
+      },
+    );
     return {
       items: items.map(({ history, macAddress }) => ({
         id: history.id,
@@ -76,6 +110,16 @@ export function searchPhoneHistory(
 ): Promise<HistoryPage<PhoneHistoryItem>> {
   return withCaller(environment.database, environment.auth, async (tx) => {
     const { items, total } = await store.listPhoneHistory(tx, query);
+    await recordHistoryRead(
+      tx,
+      environment,
+      'PHONE_HISTORY_VIEWED',
+      items.map((item) => item.patientId),
+      {
+        ...query,
+        shown: items.length,
+      },
+    );
     return { items: items.map(toPhoneItem), page: query.page, size: query.size, total };
   });
 }
@@ -95,6 +139,17 @@ export function listLatestPhones(
 ): Promise<HistoryPage<PhoneHistoryItem>> {
   return withCaller(environment.database, environment.auth, async (tx) => {
     const { items, total } = await store.latestPhones(tx, query);
+    await recordHistoryRead(
+      tx,
+      environment,
+      'PHONE_HISTORY_VIEWED',
+      items.map((item) => item.patientId),
+      {
+        ...query,
+        latest: true,
+        shown: items.length,
+      },
+    );
     return { items: items.map(toPhoneItem), page: query.page, size: query.size, total };
   });
 }

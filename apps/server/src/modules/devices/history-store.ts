@@ -199,6 +199,7 @@ export async function latestPhones(
   const latest = tx
     .selectDistinctOn([sql`lower(${phoneHistory.username})`], {
       id: phoneHistory.id,
+      patientId: phoneHistory.patientId,
       username: phoneHistory.username,
       phoneName: phoneHistory.phoneName,
       os: phoneHistory.os,

@@ -11,6 +11,7 @@ import type { Database, TenantTransaction } from '../../db/database.js';
 import type { AuthContext } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
 import { isDeviceConflict, requireDeviceIdentity } from './device-input.js';
 import * as store from './store.js';
@@ -63,6 +64,33 @@ export function toSummary({ device, patient }: store.DeviceRow): DeviceSummary {
   };
 }
 
+/**
+ * Audits a read of devices (a PHI read when they are bound: the answer names their patients),
+ * in the transaction that read them.
+ */
+export async function recordDeviceRead(
+  tx: TenantTransaction,
+  environment: DeviceEnvironment,
+  action: 'DEVICES_LISTED' | 'DEVICE_VIEWED',
+  items: readonly DeviceSummary[],
+  details: Record<string, unknown> & { targetId?: string },
+): Promise<void> {
+  const { targetId, ...rest } = details;
+  await recordPatientReads(
+    tx,
+    environment.auth.tenantId,
+    environment.audit,
+    {
+      action,
+      targetType: 'device',
+      ...(targetId === undefined ? {} : { targetId }),
+      patientIds: items.map((item) => item.patient?.id),
+      details: { ...rest, shown: items.length },
+    },
+    environment.clock.now(),
+  );
+}
+
 export function filterOf(query: DeviceListQuery, scope: store.DeviceScope = {}): store.DeviceFilter {
   return {
     search: query.search,
@@ -82,7 +110,9 @@ export function listDevices(
 ): Promise<DevicePage> {
   return withCaller(environment.database, environment.auth, async (tx) => {
     const { items, total } = await store.listDevices(tx, filterOf(query, scope), query);
-    return { items: items.map(toSummary), page: query.page, size: query.size, total };
+    const page = items.map(toSummary);
+    await recordDeviceRead(tx, environment, 'DEVICES_LISTED', page, { ...query, ...scope, total });
+    return { items: page, page: query.page, size: query.size, total };
   });
 }
 
@@ -101,9 +131,11 @@ async function detailAfterWrite(tx: TenantTransaction, id: string): Promise<Devi
 }
 
 export function readDevice(environment: DeviceEnvironment, id: string): Promise<DeviceDetail> {
-  return withCaller(environment.database, environment.auth, async (tx) =>
-    toSummary(await requireDevice(tx, id)),
-  );
+  return withCaller(environment.database, environment.auth, async (tx) => {
+    const detail = toSummary(await requireDevice(tx, id));
+    await recordDeviceRead(tx, environment, 'DEVICE_VIEWED', [detail], { targetId: id });
+    return detail;
+  });
 }
 
 async function rethrowConflict<T>(work: Promise<T>): Promise<T> {
@@ -262,7 +294,21 @@ export function listPatientDevices(
       { patientId },
       { page: 0, size: 200, sortField: 'created', sortType: 'desc' },
     );
-    return items.map(toSummary);
+    const list = items.map(toSummary);
+    // Named even when no device is bound: the answer says what the patient wears.
+    await recordPatientReads(
+      tx,
+      environment.auth.tenantId,
+      environment.audit,
+      {
+        action: 'PATIENT_DEVICES_VIEWED',
+        targetId: patientId,
+        patientIds: [patientId],
+        details: { shown: list.length },
+      },
+      environment.clock.now(),
+    );
+    return list;
   });
 }
 
@@ -277,7 +323,9 @@ export function listDevicesOfUsername(
       { username },
       { page: 0, size: 200, sortField: 'created', sortType: 'desc' },
     );
-    return items.map(toSummary);
+    const list = items.map(toSummary);
+    await recordDeviceRead(tx, environment, 'DEVICES_LISTED', list, { username });
+    return list;
   });
 }
 

@@ -137,6 +137,15 @@ export async function countDevices(tx: TenantTransaction, filter: DeviceFilter):
   return totals[0]?.total ?? 0;
 }
 
+/** The patients the matching devices are bound to (what an export of them reveals). */
+export async function boundPatientIds(tx: TenantTransaction, filter: DeviceFilter): Promise<string[]> {
+  const rows = await tx
+    .selectDistinct({ patientId: devices.patientId })
+    .from(devices)
+    .where(and(conditionsOf(filter), isNotNull(devices.patientId)));
+  return rows.flatMap((row) => (row.patientId === null ? [] : [row.patientId]));
+}
+
 /** A visible device, locked for the rest of the transaction when asked. */
 export async function findDevice(
   tx: TenantTransaction,

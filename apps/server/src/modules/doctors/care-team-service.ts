@@ -2,6 +2,7 @@ import type { CareRelation, CareTeamAssign, CareTeamEntry } from '@rpm/contracts
 import { withCaller } from '../../db/caller.js';
 import type { TenantTransaction } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
+import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import { fullNameOf } from '../staff/detail.js';
 import { toDoctorSummary, type DoctorEnvironment } from './doctor-service.js';
@@ -104,11 +105,19 @@ export async function linkDoctor(
   });
 }
 
-/** GET /account/patients/:patientId/doctors: the family doctor first, then the specialists by name. */
-export function readCareTeam(environment: DoctorEnvironment, patientId: string): Promise<CareTeamEntry[]> {
+/**
+ * GET /account/patients/:patientId/doctors: the family doctor first, then the specialists by name.
+ * A PHI read, audited (CARE_TEAM_VIEWED); the answer of a change made in this request is covered
+ * by the change's own audit row (`audited: false`).
+ */
+export function readCareTeam(
+  environment: DoctorEnvironment,
+  patientId: string,
+  options: { audited: boolean } = { audited: true },
+): Promise<CareTeamEntry[]> {
   const today = store.todayOf(environment.clock.now());
   return withCaller(environment.database, environment.auth, async (tx) => {
-    await reachablePatient(tx, patientId);
+    const patient = await reachablePatient(tx, patientId);
     const links = await store.careTeamOf(tx, patientId);
     const doctors = new Map(
       (
@@ -154,6 +163,21 @@ export function readCareTeam(environment: DoctorEnvironment, patientId: string):
         ];
       },
     );
+    if (options.audited) {
+      await recordPatientReads(
+        tx,
+        environment.auth.tenantId,
+        environment.audit,
+        {
+          action: 'CARE_TEAM_VIEWED',
+          patientIds: [patientId],
+          subjectUserId: patient.userId,
+          targetId: patientId,
+          details: { shown: entries.length },
+        },
+        environment.clock.now(),
+      );
+    }
     return entries.sort((left, right) =>
       left.relation === right.relation
         ? left.doctor.fullName.localeCompare(right.doctor.fullName)
@@ -183,7 +207,7 @@ export async function assignDoctor(
       via: 'ASSIGNMENT',
     });
   });
-  return readCareTeam(environment, patientId);
+  return readCareTeam(environment, patientId, { audited: false });
 }
 
 /** DELETE /account/patients/:patientId/doctors/:doctorId (user.assign); doctor.noRelationship when not on the team. */
@@ -206,5 +230,5 @@ export async function unassignDoctor(
       at: environment.clock.now(),
     });
   });
-  return readCareTeam(environment, patientId);
+  return readCareTeam(environment, patientId, { audited: false });
 }

@@ -14,6 +14,7 @@ import { uuidv7 } from 'uuidv7';
 import { withCaller } from '../../db/caller.js';
 import type { TenantTransaction } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
+import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import { fullNameOf } from '../staff/detail.js';
 import { assignableDoctor, linkDoctor, reachablePatient } from './care-team-service.js';
@@ -155,11 +156,24 @@ export async function createRequest(
 }
 
 /** GET /account/requests: the caller's sent or received requests, newest first. */
+/** GET /account/requests: each request names its patient, so the page is a PHI read (audited). */
 export async function listRequests(environment: DoctorEnvironment, query: CareRequestListQuery) {
-  const { items, total } = await withCaller(environment.database, environment.auth, (tx) =>
-    requests.listRequests(tx, receiverOf(environment), query),
-  );
-  return { items: items.map(toCareRequest), page: query.page, size: query.size, total };
+  return withCaller(environment.database, environment.auth, async (tx) => {
+    const { items, total } = await requests.listRequests(tx, receiverOf(environment), query);
+    const page = items.map(toCareRequest);
+    await recordPatientReads(
+      tx,
+      environment.auth.tenantId,
+      environment.audit,
+      {
+        action: 'CARE_REQUESTS_LISTED',
+        patientIds: page.map((request) => request.patient.id),
+        details: { ...query, shown: page.length, total },
+      },
+      environment.clock.now(),
+    );
+    return { items: page, page: query.page, size: query.size, total };
+  });
 }
 
 /**

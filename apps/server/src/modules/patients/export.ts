@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { withCaller } from '../../db/caller.js';
 import { AppError } from '../../http/app-error.js';
 import { xlsxStream, type XlsxColumn, type XlsxValue } from '../../lib/xlsx.js';
-import { recordAudit } from '../audit/store.js';
+import { recordPatientReads } from '../audit/reads.js';
 import type { PatientEnvironment } from './service.js';
 import * as store from './store.js';
 import { fullNameOf } from './views.js';
@@ -55,16 +55,18 @@ export async function exportPatients(
 ): Promise<{ fileName: string; stream: Readable }> {
   const { auth, clock } = environment;
   const total = await withCaller(environment.database, auth, async (tx) => {
-    const count = await store.countPatients(tx, query);
-    if (count > 0) {
-      await recordAudit(tx, auth.tenantId, environment.audit, {
-        action: 'PATIENT_EXPORTED',
-        targetType: 'patient',
-        details: { ...query, total: count },
-        at: clock.now(),
-      });
+    // The ids of the file's rows, read with its filters and order: the audit row names them all.
+    const ids = await store.patientIdsOf(tx, query);
+    if (ids.length > 0) {
+      await recordPatientReads(
+        tx,
+        auth.tenantId,
+        environment.audit,
+        { action: 'PATIENT_EXPORTED', patientIds: ids, details: { ...query, total: ids.length } },
+        clock.now(),
+      );
     }
-    return count;
+    return ids.length;
   });
   if (total === 0) throw new AppError('export.noData');
   const texts = catalogueOf(language);

@@ -11,6 +11,7 @@ import {
   type StoredFile,
 } from '../../lib/file-storage.js';
 import { acceptUploadName } from '../../lib/upload-name.js';
+import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import type { PatientEnvironment } from './service.js';
 import * as store from './store.js';
@@ -62,10 +63,26 @@ export async function listPatientFiles(
   environment: PatientEnvironment,
   patientId: string,
 ): Promise<PatientFile[]> {
-  await assertPatient(environment, patientId);
-  return withCaller(environment.database, environment.auth, async (tx) =>
-    (await store.listFiles(tx, patientId)).map(toFile),
-  );
+  return withCaller(environment.database, environment.auth, async (tx) => {
+    const row = await store.findPatient(tx, patientId);
+    if (row === undefined) throw new AppError('patient.notFound');
+    if (row.patient.accountState !== 'ACTIVE') throw new AppError('patient.accountDeleted');
+    const files = (await store.listFiles(tx, patientId)).map(toFile);
+    await recordPatientReads(
+      tx,
+      environment.auth.tenantId,
+      environment.audit,
+      {
+        action: 'PATIENT_FILES_LISTED',
+        patientIds: [patientId],
+        subjectUserId: row.patient.userId,
+        targetId: patientId,
+        details: { shown: files.length },
+      },
+      environment.clock.now(),
+    );
+    return files;
+  });
 }
 
 /**
@@ -148,13 +165,18 @@ export async function openPatientFile(
   const found = await withCaller(environment.database, auth, async (tx) => {
     const row = await store.findFile(tx, patientId, fileId);
     if (row === undefined) throw new AppError('patient.fileNotFound');
-    await recordAudit(tx, auth.tenantId, environment.audit, {
-      action: 'PATIENT_FILE_DOWNLOADED',
-      targetType: 'patient',
-      targetId: patientId,
-      details: { fileId, name: row.file.name },
-      at: clock.now(),
-    });
+    await recordPatientReads(
+      tx,
+      auth.tenantId,
+      environment.audit,
+      {
+        action: 'PATIENT_FILE_DOWNLOADED',
+        patientIds: [patientId],
+        targetId: patientId,
+        details: { fileId, name: row.file.name },
+      },
+      clock.now(),
+    );
     return row;
   });
   const opened = await environment.storage.open(found.file.storageKey);

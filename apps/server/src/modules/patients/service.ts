@@ -20,6 +20,7 @@ import { healthCenters, users, type patients } from '../../db/schema.js';
 import type { AuthContext } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import { DAY, type Clock } from '../../lib/clock.js';
+import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
 import { revokeUserSessions } from '../auth/store.js';
 import { publishEvent } from '../realtime/publish.js';
@@ -162,12 +163,17 @@ export function listPatients(environment: PatientEnvironment, query: PatientList
   const { page, size, ...filter } = query;
   return withCaller(environment.database, environment.auth, async (tx) => {
     const { items, total } = await store.listPatients(tx, filter, { page, size });
-    await recordAudit(tx, environment.auth.tenantId, environment.audit, {
-      action: 'PATIENT_LISTED',
-      targetType: 'patient',
-      details: { ...filter, page, size, shown: items.length, total },
-      at: environment.clock.now(),
-    });
+    await recordPatientReads(
+      tx,
+      environment.auth.tenantId,
+      environment.audit,
+      {
+        action: 'PATIENT_LISTED',
+        patientIds: items.map((row) => row.patient.id),
+        details: { ...filter, page, size, shown: items.length, total },
+      },
+      environment.clock.now(),
+    );
     return { items: items.map(toSummary), page, size, total };
   });
 }
@@ -175,14 +181,19 @@ export function listPatients(environment: PatientEnvironment, query: PatientList
 /** GET /account/patients/:id, with a PATIENT_VIEWED audit row (PHI reads are audited). */
 export function readPatient(environment: PatientEnvironment, id: string): Promise<PatientDetail> {
   return withPatient(environment, id, {}, async (tx, row) => {
-    await recordAudit(tx, environment.auth.tenantId, environment.audit, {
-      action: 'PATIENT_VIEWED',
-      subjectUserId: row.patient.userId,
-      targetType: 'patient',
-      targetId: row.patient.id,
-      details: { patientCode: row.patient.patientCode },
-      at: environment.clock.now(),
-    });
+    await recordPatientReads(
+      tx,
+      environment.auth.tenantId,
+      environment.audit,
+      {
+        action: 'PATIENT_VIEWED',
+        patientIds: [row.patient.id],
+        subjectUserId: row.patient.userId,
+        targetId: row.patient.id,
+        details: { patientCode: row.patient.patientCode },
+      },
+      environment.clock.now(),
+    );
     return toDetail(row);
   });
 }
@@ -191,9 +202,23 @@ export function readStatusHistory(
   environment: PatientEnvironment,
   id: string,
 ): Promise<PatientStatusHistoryEntry[]> {
-  return withPatient(environment, id, {}, async (tx, row) =>
-    (await store.statusHistory(tx, row.patient.id)).map(toHistoryEntry),
-  );
+  return withPatient(environment, id, {}, async (tx, row) => {
+    const history = (await store.statusHistory(tx, row.patient.id)).map(toHistoryEntry);
+    await recordPatientReads(
+      tx,
+      environment.auth.tenantId,
+      environment.audit,
+      {
+        action: 'PATIENT_STATUS_HISTORY_VIEWED',
+        patientIds: [row.patient.id],
+        subjectUserId: row.patient.userId,
+        targetId: row.patient.id,
+        details: { shown: history.length },
+      },
+      environment.clock.now(),
+    );
+    return history;
+  });
 }
 
 // Writes --------------------------------------------------------------------------------------

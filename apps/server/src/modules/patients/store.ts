@@ -121,9 +121,14 @@ export async function patientBatch(
     .offset(offset);
 }
 
-export async function countPatients(tx: TenantTransaction, filter: PatientFilter): Promise<number> {
-  const rows = await tx.select({ total: count() }).from(patients).where(conditionsOf(filter));
-  return rows[0]?.total ?? 0;
+/** The ids of every patient the export writes, in its order (the export's audit row names them). */
+export async function patientIdsOf(tx: TenantTransaction, filter: PatientFilter): Promise<string[]> {
+  const rows = await tx
+    .select({ id: patients.id })
+    .from(patients)
+    .where(conditionsOf(filter))
+    .orderBy(...orderOf(filter));
+  return rows.map((row) => row.id);
 }
 
 /** A patient the transaction may see (deleted accounts included), locked when asked. */

@@ -239,7 +239,7 @@ describe('thresholds', () => {
     });
     const audit = await asOwner<{ action: string }>(
       testDb.ownerUrl,
-      `SELECT action FROM audit_log WHERE target_id = $1 AND action LIKE 'THRESHOLDS_%' ORDER BY occurred_at`,
+      `SELECT action FROM audit_log WHERE target_id = $1 AND action IN ('THRESHOLDS_UPDATED', 'THRESHOLDS_RESET') ORDER BY occurred_at`,
       [patient.id],
     );
     expect(audit.map((entry) => entry.action)).toEqual(['THRESHOLDS_UPDATED', 'THRESHOLDS_RESET']);

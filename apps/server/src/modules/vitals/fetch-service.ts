@@ -11,7 +11,7 @@ import {
 } from '@rpm/contracts';
 import { AppError } from '../../http/app-error.js';
 import { DAY } from '../../lib/clock.js';
-import { recordAudit } from '../audit/store.js';
+import { recordPatientReads } from '../audit/reads.js';
 import {
   findEcg,
   findSleep,
@@ -41,10 +41,10 @@ function readPatient<T>(
     { patientId, permission: 'health.view', lock: false, write: false },
     async (tx, patient) => {
       const result = await work(tx, patient);
-      await recordAudit(tx, patient.tenantId, environment.audit, {
+      await recordPatientReads(tx, patient.tenantId, environment.audit, {
         action: 'HEALTH_DATA_VIEWED',
+        patientIds: [patient.id],
         subjectUserId: patient.userId,
-        targetType: 'patient',
         targetId: patient.id,
         details: { what },
       });

@@ -1,6 +1,7 @@
 import { defaultThresholds, thresholdProblems, type ThresholdSet, type ThresholdsView } from '@rpm/contracts';
 import { withCaller } from '../../db/caller.js';
 import { AppError } from '../../http/app-error.js';
+import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import { withVitalsPatient, type VitalsEnvironment } from './patient-access.js';
 import {
@@ -39,19 +40,29 @@ function assertValid(thresholds: ThresholdSet) {
   }
 }
 
+/** A patient's effective thresholds: a PHI read (they follow the patient's age and care), audited. */
 export function readPatientThresholds(environment: VitalsEnvironment, patientId: string) {
   return withVitalsPatient(
     environment,
     { patientId, permission: 'health.view', lock: false, write: false },
-    async (tx, patient) =>
-      viewOf(
+    async (tx, patient) => {
+      const view = viewOf(
         await patientThresholdsOf(
           tx,
           patient.tenantId,
           patient.id,
           ageOn(patient.birthday, environment.clock.now()),
         ),
-      ),
+      );
+      await recordPatientReads(tx, patient.tenantId, environment.audit, {
+        action: 'THRESHOLDS_VIEWED',
+        patientIds: [patient.id],
+        subjectUserId: patient.userId,
+        targetId: patient.id,
+        details: { custom: view.custom.length },
+      });
+      return view;
+    },
   );
 }
 
