@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { createSecretBox, type SecretBox } from '../lib/secret-box.js';
+import { assertSafeForTenant, DEDICATED_CONNECTION_LIFETIME_SECONDS, readConnectionFacts, type Queryable } from './connection-guard.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -99,10 +100,26 @@ interface DedicatedRoute {
  * null for the platform database, or a pool on a DEDICATED tenant's primary database. That pool
  * connects as the primary user, which owns the tables there; FORCE ROW LEVEL SECURITY applies to
  * a table owner that is not a superuser, so isolation holds as for rpm_app.
+ *
+ * That holds only while the role stays unprivileged and the database is not the platform's, so
+ * every new physical connection of such a pool is checked first (one query there, one on the
+ * platform pool; connections live at most DEDICATED_CONNECTION_LIFETIME_SECONDS): a role that is
+ * or became superuser, BYPASSRLS or CREATEROLE, or a connection that leads to the platform
+ * database, fails the tenant's work instead of running it without row level security.
  */
 function createTenantRouter(system: Drizzle, secretBox: SecretBox | undefined) {
   const cache = new Map<string, { route: Promise<DedicatedRoute | null>; loadedAt: number }>();
   const pools = new Map<string, DedicatedRoute>();
+  const platform: Queryable = { query: (text) => system.execute(sql.raw(text)) };
+  /** Refuses a new connection of a DEDICATED tenant's pool that could see past row level security. */
+  const checkConnection = async (tenantId: string, client: Queryable) => {
+    const [target, platformFacts] = await Promise.all([readConnectionFacts(client), readConnectionFacts(platform)]);
+    try {
+      assertSafeForTenant(target, platformFacts);
+    } catch (error) {
+      throw new Error(`tenant ${tenantId}: its database connection was refused and not used`, { cause: error });
+    }
+  };
 
   const retire = (tenantId: string) => {
     const current = pools.get(tenantId);
@@ -140,7 +157,14 @@ function createTenantRouter(system: Drizzle, secretBox: SecretBox | undefined) {
       max: 5,
       idleTimeoutMillis: 30_000,
       connectionTimeoutMillis: 5_000,
+      // A connection is checked once, when it is made; it is replaced after this long so that a
+      // role changed later is checked again.
+      maxLifetimeSeconds: DEDICATED_CONNECTION_LIFETIME_SECONDS,
       application_name: 'rpm-server',
+      // pg-pool awaits this hook and, when it rejects, ends the connection and fails the checkout;
+      // its type declarations still say void.
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises
+      onConnect: (client) => checkConnection(tenantId, client),
     });
     pool.on('error', ignore);
     const route = { db: drizzle(pool, { schema }), pool, fingerprint };

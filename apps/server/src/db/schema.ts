@@ -281,6 +281,8 @@ export const tenantConnections = pgTable(
     updatedAt: timestamps('updated_at').notNull().defaultNow(),
     /** Migration 0006. */
     sslMode: text('ssl_mode').notNull().default('disable'),
+    /** Migration 0019: '<system identifier>:<database oid>' of the database reached (connection-guard.ts). */
+    targetIdentity: text('target_identity'),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.kind] })],
 );

@@ -1,5 +1,4 @@
 import {
-  Alert,
   Badge,
   Fieldset,
   Group,
@@ -17,8 +16,8 @@ import type { ConnectionResult, ConnectionValues } from './connections-model';
 type TextField = 'host' | 'database' | 'user';
 
 /**
- * One of the three databases of a DEDICATED tenant (primary, replica, vitals), with the outcome
- * of the last test or save for it. Field paths are those of the API body (`connections.<index>.host`)
+ * One of the three databases of a DEDICATED tenant (primary, replica, vitals), with the time it
+ * took to connect in the last successful test. Field paths are those of the API body (`connections.<index>.host`)
  * so the server's field errors land on the right input.
  */
 export function ConnectionFieldset({
@@ -28,7 +27,6 @@ export function ConnectionFieldset({
   onChange,
   errorOf,
   result,
-  failureTitle,
   hasStoredPassword,
 }: {
   kind: TenantConnectionKind;
@@ -37,7 +35,6 @@ export function ConnectionFieldset({
   onChange: (next: Partial<ConnectionValues>) => void;
   errorOf: (path: string) => string | undefined;
   result: ConnectionResult | undefined;
-  failureTitle: string | undefined;
   hasStoredPassword: boolean;
 }) {
   const { t } = useTranslation('tenants');
@@ -63,16 +60,9 @@ export function ConnectionFieldset({
           <Text span fw={600}>
             {t(`connections.kinds.${kind}`)}
           </Text>
-          {result?.isReachable ? (
+          {result ? (
             <Badge color="teal" variant="light" tt="none" data-testid={`connection-${kind}-ok`}>
-              {result.milliseconds === null
-                ? t('connections.reachable')
-                : t('connections.reachableIn', { milliseconds: result.milliseconds })}
-            </Badge>
-          ) : null}
-          {result && !result.isReachable ? (
-            <Badge color="red" variant="light" tt="none">
-              {t('connections.unreachable')}
+              {t('connections.reachableIn', { milliseconds: result.milliseconds })}
             </Badge>
           ) : null}
         </Group>
@@ -80,18 +70,6 @@ export function ConnectionFieldset({
       radius="md"
       data-testid={`connection-${kind}`}
     >
-      {result && !result.isReachable ? (
-        <Alert
-          color="red"
-          variant="light"
-          role="alert"
-          title={failureTitle}
-          mb="md"
-          data-testid={`connection-${kind}-error`}
-        >
-          {result.reason}
-        </Alert>
-      ) : null}
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
         {text('host')}
         <NumberInput

@@ -1,5 +1,6 @@
 import {
   TENANT_CONNECTION_KINDS,
+  type RoleCode,
   type SslMode,
   type TenantConnectionKind,
   type TenantConnections,
@@ -82,26 +83,22 @@ export function kindAt(index: number): TenantConnectionKind | undefined {
   return TENANT_CONNECTION_KINDS[index];
 }
 
-/** One connection's outcome of the last test or save. */
-export type ConnectionResult =
-  { isReachable: true; milliseconds: number | null } | { isReachable: false; reason: string };
+/** One connection's outcome of the last successful test (a save answers with the stored set). */
+export interface ConnectionResult {
+  isReachable: true;
+  milliseconds: number;
+}
 
 /**
- * Per-connection results of a failed test or save: the server probes all three and names only
- * the failing ones (`connections.<index>`, message = the reason in the user's language), so the
- * others were reached. Returns null when the failure was not about reaching the servers.
+ * A failed test or save says nothing about which connection failed or why (the server gives one
+ * answer for an unreachable server, a refused login and a refused target, so that it cannot be
+ * used to probe a network): the whole set is marked failed.
  */
-export function failedConnectionResults(
-  error: unknown,
-): Record<TenantConnectionKind, ConnectionResult> | null {
-  if (!isApiError(error) || error.code !== 'tenant.connectionFailed') return null;
-  const results = Object.fromEntries(
-    TENANT_CONNECTION_KINDS.map((kind) => [kind, { isReachable: true, milliseconds: null }]),
-  ) as Record<TenantConnectionKind, ConnectionResult>;
-  for (const fieldError of error.fieldErrors) {
-    const match = /^(?:body\.)?connections\.(\d+)$/.exec(fieldError.field);
-    const kind = match ? kindAt(Number(match[1])) : undefined;
-    if (kind) results[kind] = { isReachable: false, reason: fieldError.message };
-  }
-  return results;
+export function isConnectionFailure(error: unknown): boolean {
+  return isApiError(error) && error.code === 'tenant.connectionFailed';
+}
+
+/** The connection test on its own is for these roles; others test by saving. */
+export function canTestConnectionsAlone(role: RoleCode): boolean {
+  return role === 'ROOT' || role === 'SUPER_ADMIN';
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Paper, Radio, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Paper, Radio, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   TENANT_CONNECTION_KINDS,
@@ -14,11 +14,13 @@ import { isApiError } from '../../api/api-error';
 import { notifySuccess } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
 import { ErrorState, LoadingState } from '../shell/query-states';
+import { useSession } from '../shell/session-context';
 import { ConnectionFieldset } from './connection-fieldset';
 import {
+  canTestConnectionsAlone,
   connectionsInput,
   connectionsValues,
-  failedConnectionResults,
+  isConnectionFailure,
   type ConnectionResult,
   type ConnectionsValues,
   type ConnectionValues,
@@ -45,12 +47,12 @@ function ConnectionsForm({ tenant, stored }: { tenant: TenantDetail; stored: Ten
   const { values } = form;
   const [results, setResults] = useState<Results>({});
   const [failure, setFailure] = useState<unknown>(null);
+  const canTest = canTestConnectionsAlone(useSession().user.role);
 
   const onFailure = (error: unknown) => {
     setFailure(error);
-    const failed = failedConnectionResults(error);
-    setResults(failed ?? {});
-    if (!failed) form.showServerErrors(error);
+    setResults({});
+    if (!isConnectionFailure(error)) form.showServerErrors(error);
   };
   const test = useMutation({
     mutationFn: () => testTenantConnections(tenant.id, connectionsInput(values)),
@@ -84,11 +86,11 @@ function ConnectionsForm({ tenant, stored }: { tenant: TenantDetail; stored: Ten
     form.setField('connections', { ...values.connections, [kind]: { ...values.connections[kind], ...next } });
     const index = TENANT_CONNECTION_KINDS.indexOf(kind);
     for (const field of Object.keys(next)) form.clearMessage(`connections.${String(index)}.${field}`);
-    // A changed connection has not been tested as it now is.
+    // A changed connection has not been tested as it now is, and the set's failure is old news.
     setResults((current) => ({ ...current, [kind]: undefined }));
+    if (isConnectionFailure(failure)) setFailure(null);
   };
   const isDedicated = values.connectionType === 'DEDICATED';
-  const failureTitle = isApiError(failure) ? failure.serverMessage : undefined;
 
   return (
     <TabForm
@@ -96,13 +98,13 @@ function ConnectionsForm({ tenant, stored }: { tenant: TenantDetail; stored: Ten
       formRef={form.formRef}
       isSaving={save.isPending}
       error={failure}
-      isErrorShownOnFields={failedConnectionResults(failure) !== null || namesInputs(failure)}
+      isErrorShownOnFields={isConnectionFailure(failure) || namesInputs(failure)}
       saveLabel={isDedicated ? t('connections.testAndSave') : t('common:actions.save')}
       onSubmit={() => {
         run(save);
       }}
       extraActions={
-        isDedicated ? (
+        isDedicated && canTest ? (
           <Button
             variant="default"
             loading={test.isPending}
@@ -142,8 +144,19 @@ function ConnectionsForm({ tenant, stored }: { tenant: TenantDetail; stored: Ten
       {isDedicated ? (
         <Stack gap="md">
           <Text fz="sm" c="dimmed">
-            {t('connections.dedicatedHint')}
+            {t('connections.dedicatedHint')} {t('connections.targetRules')}
           </Text>
+          {isConnectionFailure(failure) && isApiError(failure) ? (
+            <Alert
+              color="red"
+              variant="light"
+              role="alert"
+              title={failure.serverMessage}
+              data-testid="connections-failed"
+            >
+              {t('connections.failedHint')}
+            </Alert>
+          ) : null}
           {TENANT_CONNECTION_KINDS.map((kind, index) => (
             <ConnectionFieldset
               key={kind}
@@ -155,7 +168,6 @@ function ConnectionsForm({ tenant, stored }: { tenant: TenantDetail; stored: Ten
               }}
               errorOf={form.errorOf}
               result={results[kind]}
-              failureTitle={failureTitle}
               hasStoredPassword={stored.connections.some((item) => item.kind === kind && item.hasPassword)}
             />
           ))}

@@ -10,7 +10,7 @@ import {
 } from '@rpm/contracts';
 import { resources } from '@rpm/i18n';
 import { ApiError } from '../../api/api-error';
-import { connectionsInput, connectionsValues, failedConnectionResults } from './connections-model';
+import { canTestConnectionsAlone, connectionsInput, connectionsValues, isConnectionFailure } from './connections-model';
 import { logoProblem } from './logo-file';
 import { suggestTenantCode } from './tenant-code';
 import { TENANT_CONTRACT_MESSAGES, tenantMessagesForIssues } from './tenant-form-errors';
@@ -138,27 +138,18 @@ describe('connections model', () => {
     });
   });
 
-  it('reads which connection failed from the server’s field errors', () => {
+  it('treats a failed test or save as one failure of the whole set, and keeps the test alone to ROOT and SUPER_ADMIN', () => {
     const error = new ApiError({
       kind: 'validation',
       status: 400,
       request: { method: 'POST', path: '/x' },
       code: 'tenant.connectionFailed',
       serverMessage: 'Could not contact the supplied server',
-      fieldErrors: [
-        {
-          field: 'body.connections.1',
-          code: 'replica.unreachable',
-          message: 'The server could not be reached',
-        },
-      ],
+      fieldErrors: [],
     });
-    expect(failedConnectionResults(error)).toEqual({
-      primary: { isReachable: true, milliseconds: null },
-      replica: { isReachable: false, reason: 'The server could not be reached' },
-      vitals: { isReachable: true, milliseconds: null },
-    });
-    expect(failedConnectionResults(new Error('other'))).toBeNull();
+    expect(isConnectionFailure(error)).toBe(true);
+    expect(isConnectionFailure(new Error('other'))).toBe(false);
+    expect(['ROOT', 'SUPER_ADMIN', 'SYSTEM_ADMIN', 'ADMIN'].map((role) => canTestConnectionsAlone(role as 'ROOT'))).toEqual([true, true, false, false]);
   });
 });
 

@@ -18,7 +18,7 @@ import {
   tenantSettingsUpdateSchema,
   tenantUpdateSchema,
 } from '@rpm/contracts';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/access.js';
@@ -28,7 +28,7 @@ import { ok } from '../../http/envelope.js';
 import type { FileStorage } from '../../lib/file-storage.js';
 import { createTenant, listTenants, readTenantDetail, updateTenantIdentity, updateTenantSettings, type TenantAdminEnvironment } from './admin-service.js';
 import { previewEmailTemplate, readEmailTemplate, saveEmailTemplate, uploadTenantLogo, type Upload } from './branding.js';
-import { readTenantConnections, saveTenantConnections, testTenantConnections } from './connections.js';
+import { ConnectionChecksThrottled, readTenantConnections, saveTenantConnections, testTenantConnections } from './connections.js';
 
 type ManageApp = Parameters<FastifyPluginAsyncZod>[0];
 
@@ -56,6 +56,16 @@ function receiveFile(request: FastifyRequest): () => Promise<Upload> {
     }
     return { stream: file, isTruncated: () => file.truncated };
   };
+}
+
+/** A caller over the connection-check limit is told when to come back (Retry-After, seconds). */
+async function withRetryAfter<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof ConnectionChecksThrottled) void reply.header('retry-after', String(error.retryAfterSeconds));
+    throw error;
+  }
 }
 
 /** The console's address as the caller reached it: the link in a first admin's welcome email. */
@@ -206,13 +216,16 @@ export function registerTenantAdminRoutes(app: ManageApp, storage: FileStorage):
       config: { access: 'tenant.update' },
       schema: {
         tags,
-        summary: 'Connect to each supplied server (SELECT 1, 5 s timeout); "Could not contact the supplied server" names the failing connections',
+        summary:
+          'Connect to each supplied server (5 s timeout) and check what it reached; any failure is one "Could not contact the supplied server". ROOT and SUPER_ADMIN only; 10 tests or saves per caller per 10 minutes (429 with Retry-After)',
+        description:
+          'A connection is refused, with the same answer as an unreachable server, when it leads to the platform database or to a database of another tenant, or when its role is (or belongs to) a superuser, BYPASSRLS or CREATEROLE role.',
         params: idParams,
         body: tenantConnectionsInputSchema,
         response: { 200: successEnvelope(tenantConnectionTestSchema) },
       },
     },
-    async (request) => ok(await testTenantConnections(environmentOf(request), request.params.id, request.body)),
+    async (request, reply) => ok(await withRetryAfter(reply, () => testTenantConnections(environmentOf(request), request.params.id, request.body))),
   );
 
   app.put(
@@ -221,12 +234,13 @@ export function registerTenantAdminRoutes(app: ManageApp, storage: FileStorage):
       config: { access: 'tenant.update' },
       schema: {
         tags,
-        summary: 'Save the connection type: SHARED, or DEDICATED with exactly three tested connections (primary is migrated and then serves the tenant)',
+        summary:
+          'Save the connection type: SHARED, or DEDICATED with exactly three connections tested and checked as by the test call (primary is migrated and then serves the tenant); counts against the same limit',
         params: idParams,
         body: tenantConnectionsInputSchema,
         response: { 200: successEnvelope(tenantConnectionsSchema) },
       },
     },
-    async (request) => ok(await saveTenantConnections(environmentOf(request), request.params.id, request.body)),
+    async (request, reply) => ok(await withRetryAfter(reply, () => saveTenantConnections(environmentOf(request), request.params.id, request.body))),
   );
 }

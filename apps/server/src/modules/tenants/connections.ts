@@ -1,14 +1,21 @@
 import {
   SSL_MODES,
   TENANT_CONNECTION_KINDS,
-  type ConnectionFailureReason,
-  type FieldError,
+  type RoleCode,
   type TenantConnectionInput,
   type TenantConnectionKind,
   type TenantConnections,
   type TenantConnectionsInput,
 } from '@rpm/contracts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import {
+  assertSafeForTenant,
+  databaseIdentityOf,
+  readConnectionFacts,
+  UnsafeConnectionError,
+  type ConnectionFacts,
+} from '../../db/connection-guard.js';
 import { CONNECTION_PASSWORD_PURPOSE, connectionPasswordContext, connectionUrlOf, type ConnectionTarget } from '../../db/database.js';
 import { APP_ROLE, migrate } from '../../db/migrator.js';
 import { AppError } from '../../http/app-error.js';
@@ -58,19 +65,78 @@ const targetOf = (connection: TenantConnectionInput): ConnectionTarget => ({
   sslMode: connection.sslMode,
 });
 
-function reasonOf(error: unknown): ConnectionFailureReason {
-  const code = error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : '';
-  const message = error instanceof Error ? error.message.toLowerCase() : '';
-  if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET', 'EADDRNOTAVAIL'].includes(code)) return 'unreachable';
-  if (code === 'ETIMEDOUT' || message.includes('timeout')) return 'timeout';
-  if (code === '28P01' || code === '28000') return 'authentication';
-  if (code === '3D000' || code === '42501') return 'database';
-  if (code.startsWith('ERR_TLS') || code.includes('CERT') || message.includes('ssl') || message.includes('tls')) return 'tls';
-  return 'failed';
+/** Only these roles may run the connection test on its own (saving still tests). */
+export const CONNECTION_TEST_ROLES: readonly RoleCode[] = ['ROOT', 'SUPER_ADMIN'];
+/** Tests and saves of DEDICATED connections each caller may run: they reach servers the caller names. */
+export const CONNECTION_CHECK_LIMIT = { attempts: 10, windowMilliseconds: 10 * 60_000 };
+/**
+ * A failed check answers no sooner than this, so a closed port, a refused password and a refused
+ * target take about as long (a server that never answers still takes the full timeout).
+ */
+export const CONNECTION_FAILURE_FLOOR_MILLISECONDS = 1_000;
+
+/** Tests and saves count against one limit per caller; over it the caller waits (429, Retry-After). */
+export class ConnectionChecksThrottled extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('common.tooManyRequests');
+  }
 }
 
-/** Connects to one server with a short timeout and runs SELECT 1. */
-async function probe(target: ConnectionTarget): Promise<{ isReachable: true; milliseconds: number } | { isReachable: false; reason: ConnectionFailureReason }> {
+async function admitConnectionCheck(environment: TenantAdminEnvironment) {
+  const now = environment.clock.now();
+  const { attempts, windowEndsAt } = await store.countAttempt(
+    environment.database.system,
+    `tenant-connection-check:user:${environment.auth.userId}`,
+    now,
+    CONNECTION_CHECK_LIMIT.windowMilliseconds,
+  );
+  if (attempts > CONNECTION_CHECK_LIMIT.attempts) {
+    throw new ConnectionChecksThrottled(Math.max(1, Math.ceil((windowEndsAt.getTime() - now.getTime()) / 1000)));
+  }
+}
+
+/** Host names that all mean "this machine" are one target. */
+function normalHost(host: string): string {
+  const value = host.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (value === 'localhost' || value === '::1' || value === '0:0:0:0:0:0:0:1' || /^127\.\d+\.\d+\.\d+$/.test(value) || value === '::ffff:127.0.0.1') return 'loopback';
+  return value;
+}
+
+/** Whether a stored connection of another tenant leads where `target` leads. */
+function leadsToSameDatabase(other: store.OtherTenantConnection, target: ConnectionTarget, identity: string | null) {
+  if (identity !== null && other.targetIdentity === identity) return true;
+  return normalHost(other.host) === normalHost(target.host) && other.port === target.port && other.databaseName === target.database;
+}
+
+/**
+ * Whether the database holds another tenant: it was prepared for one (its `tenants` table names
+ * a customer tenant other than this one; data-plane rows always reference their tenant's row).
+ */
+async function holdsOtherTenant(client: pg.Client, tenantId: string): Promise<boolean> {
+  const found = await client.query<{ present: boolean }>(`SELECT pg_catalog.to_regclass('public.tenants') IS NOT NULL AS present`);
+  if (found.rows[0]?.present !== true) return false;
+  const others = await client.query<{ exists: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM public.tenants t WHERE t.id OPERATOR(pg_catalog.<>) $1::pg_catalog.uuid AND NOT t.is_platform) AS "exists"',
+    [tenantId],
+  );
+  return others.rows[0]?.exists !== false;
+}
+
+interface CheckContext {
+  tenantId: string;
+  /** The platform database as the app's own connection sees it. */
+  platform: ConnectionFacts;
+  others: store.OtherTenantConnection[];
+}
+
+type ProbeOutcome = { isUsable: true; milliseconds: number; identity: string | null } | { isUsable: false; error: unknown };
+
+/**
+ * Connects to one server with a short timeout and checks what it reached: not the platform
+ * database, not another tenant's database, and a login role that cannot bypass row level
+ * security (no superuser, BYPASSRLS or CREATEROLE, itself or through a role it belongs to).
+ */
+async function probe(target: ConnectionTarget, context: CheckContext): Promise<ProbeOutcome> {
   const started = performance.now();
   const client = new pg.Client({
     connectionString: connectionUrlOf(target),
@@ -82,38 +148,61 @@ async function probe(target: ConnectionTarget): Promise<{ isReachable: true; mil
   client.on('error', () => undefined);
   try {
     await client.connect();
-    await client.query('SELECT 1');
-    return { isReachable: true, milliseconds: Math.round(performance.now() - started) };
+    const facts = await readConnectionFacts(client, { withSystemIdentifier: true });
+    assertSafeForTenant(facts, context.platform);
+    const identity = databaseIdentityOf(facts);
+    if (context.others.some((other) => leadsToSameDatabase(other, target, identity))) throw new UnsafeConnectionError('other-tenant');
+    if (await holdsOtherTenant(client, context.tenantId)) throw new UnsafeConnectionError('other-tenant');
+    return { isUsable: true, milliseconds: Math.round(performance.now() - started), identity };
   } catch (error) {
-    return { isReachable: false, reason: reasonOf(error) };
+    return { isUsable: false, error };
   } finally {
     await client.end().catch(() => undefined);
   }
 }
 
+const checkContextOf = async (environment: TenantAdminEnvironment, tenantId: string): Promise<CheckContext> => ({
+  tenantId,
+  platform: await readConnectionFacts(environment.database.pool, { withSystemIdentifier: true }),
+  others: await store.listOtherTenantsConnections(environment.database.system, tenantId),
+});
+
 /**
- * Tests every connection of a DEDICATED set at once. Any failure is tenant.connectionFailed
- * ("Could not contact the supplied server") with a field error naming each failing connection
- * (`body.connections.<index>`, code = the reason). Details of the failure are not echoed: the
- * caller chose the address, and the answer must not turn the server into a port scanner.
+ * Tests every connection of a DEDICATED set at once. Any failure (no answer, a refused login, a
+ * refused target) is the same tenant.connectionFailed ("Could not contact the supplied server")
+ * with no detail and after the same least delay: the caller chose the addresses, and the answer
+ * must not turn the server into a port scanner or say why a target was refused. The reason is
+ * logged for operators.
  */
-export async function assertConnectionsWork(connections: DedicatedSet) {
-  const results = await Promise.all(
-    TENANT_CONNECTION_KINDS.map(async (kind) => ({ kind, index: connections[kind].index, result: await probe(targetOf(connections[kind])) })),
-  );
-  const failures: FieldError[] = results.flatMap(({ kind, index, result }) =>
-    result.isReachable ? [] : [{ field: `body.connections.${index}`, code: `${kind}.${result.reason}`, message: `tenant.connectionReason.${result.reason}` }],
-  );
-  if (failures.length > 0) throw new AppError('tenant.connectionFailed', { fieldErrors: failures });
-  return { connections: results.map(({ kind, result }) => ({ kind, isReachable: true, milliseconds: result.isReachable ? result.milliseconds : 0 })) };
+export async function assertConnectionsUsable(environment: TenantAdminEnvironment, tenantId: string, connections: DedicatedSet) {
+  const started = performance.now();
+  const context = await checkContextOf(environment, tenantId);
+  const results = await Promise.all(TENANT_CONNECTION_KINDS.map(async (kind) => ({ kind, result: await probe(targetOf(connections[kind]), context) })));
+  const failures = results.flatMap(({ kind, result }) => (result.isUsable ? [] : [{ kind, result }]));
+  if (failures.length > 0) {
+    for (const { kind, result } of failures) {
+      const reason = result.error instanceof UnsafeConnectionError ? result.error.reason : 'unreachable';
+      environment.log.warn({ tenantId, kind, reason, err: result.error instanceof UnsafeConnectionError ? undefined : result.error }, 'tenant connection check failed');
+    }
+    const wait = CONNECTION_FAILURE_FLOOR_MILLISECONDS - (performance.now() - started);
+    if (wait > 0) await sleep(wait);
+    throw new AppError('tenant.connectionFailed');
+  }
+  return {
+    connections: results.map(({ kind, result }) => ({ kind, isReachable: true, milliseconds: result.isUsable ? result.milliseconds : 0 })),
+    identities: Object.fromEntries(results.map(({ kind, result }) => [kind, result.isUsable ? result.identity : null])) as Record<TenantConnectionKind, string | null>,
+  };
 }
 
-/** POST /manage/sadmin/tenant/{id}/connections/test. */
+/** POST /manage/sadmin/tenant/{id}/connections/test: ROOT and SUPER_ADMIN only, rate limited. */
 export async function testTenantConnections(environment: TenantAdminEnvironment, tenantId: string, input: TenantConnectionsInput) {
+  if (!CONNECTION_TEST_ROLES.includes(environment.auth.role)) throw new AppError('auth.permissionDenied');
   await findManageableTenant(environment, tenantId);
   const plan = planConnections(input);
   if (plan.connectionType === 'SHARED') return { connections: [] };
-  return assertConnectionsWork(plan.connections);
+  await admitConnectionCheck(environment);
+  const { connections } = await assertConnectionsUsable(environment, tenantId, plan.connections);
+  return { connections };
 }
 
 const sslModeOf = (value: string) => SSL_MODES.find((mode) => mode === value) ?? 'disable';
@@ -205,7 +294,11 @@ export async function saveTenantConnections(environment: TenantAdminEnvironment,
   const { database } = environment;
   // A deployment mistake, not the caller's: switching now would leave the tenant unreachable.
   if (plan.connectionType === 'DEDICATED' && !database.canRouteDedicatedTenants) throw new Error('the database was connected without the secrets key: DEDICATED tenants cannot be served');
-  if (plan.connectionType === 'DEDICATED') await assertConnectionsWork(plan.connections);
+  let identities: Record<TenantConnectionKind, string | null> | undefined;
+  if (plan.connectionType === 'DEDICATED') {
+    await admitConnectionCheck(environment);
+    ({ identities } = await assertConnectionsUsable(environment, tenant.id, plan.connections));
+  }
 
   const stored = await store.listConnections(database.system, tenant.id);
   const isMove =
@@ -231,12 +324,23 @@ export async function saveTenantConnections(environment: TenantAdminEnvironment,
             username: target.user,
             sslMode: target.sslMode,
             passwordCiphertext: box.seal(target.password, connectionPasswordContext(tenant.id, kind)),
+            targetIdentity: identities?.[kind] ?? null,
             updatedAt: now,
           };
         });
   await database.system.transaction(async (tx) => {
     const locked = await store.lockTenant(tx, tenant.id);
     if (locked === undefined) throw new AppError('common.notFound');
+    // Two tenants saved at once must not both take the same database: checked again under a lock.
+    await store.lockConnectionChanges(tx);
+    if (plan.connectionType === 'DEDICATED') {
+      const others = await store.listOtherTenantsConnections(tx, tenant.id);
+      const taken = TENANT_CONNECTION_KINDS.some((kind) => others.some((other) => leadsToSameDatabase(other, targetOf(plan.connections[kind]), identities?.[kind] ?? null)));
+      if (taken) {
+        environment.log.warn({ tenantId: tenant.id, reason: 'other-tenant' }, 'tenant connection check failed');
+        throw new AppError('tenant.connectionFailed');
+      }
+    }
     await store.replaceConnections(tx, tenant.id, rows);
     await store.updateTenant(tx, tenant.id, { connectionType: plan.connectionType, updatedAt: now });
   });

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from
 import type { NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
 import type { PgDatabase } from 'drizzle-orm/pg-core';
 import type { Schema, SystemStore, TenantTransaction } from '../../db/database.js';
-import { platformStaffTenants, tenantConnections, tenantEmailTemplates, tenants, tenantSettings } from '../../db/schema.js';
+import { loginThrottle, platformStaffTenants, tenantConnections, tenantEmailTemplates, tenants, tenantSettings } from '../../db/schema.js';
 
 export type TenantRow = typeof tenants.$inferSelect;
 export type TenantConnectionRow = typeof tenantConnections.$inferSelect;
@@ -194,6 +194,40 @@ export async function listDedicatedPrimaries(system: SystemStore): Promise<{ ten
     .where(and(eq(tenants.connectionType, 'DEDICATED'), eq(tenantConnections.kind, 'primary')))
     .orderBy(asc(tenants.createdAt));
   return rows.map((row) => ({ tenantId: row.connection.tenantId, connection: row.connection }));
+}
+
+/** Where every other tenant's stored connections lead (only DEDICATED tenants have any). */
+export function listOtherTenantsConnections(controlPlane: ControlPlane, tenantId: string) {
+  return controlPlane
+    .select({ tenantId: tenantConnections.tenantId, host: tenantConnections.host, port: tenantConnections.port, databaseName: tenantConnections.databaseName, targetIdentity: tenantConnections.targetIdentity })
+    .from(tenantConnections)
+    .where(ne(tenantConnections.tenantId, tenantId));
+}
+export type OtherTenantConnection = Awaited<ReturnType<typeof listOtherTenantsConnections>>[number];
+
+/** Serialises connection changes of all tenants (a transaction-scoped advisory lock). */
+export async function lockConnectionChanges(controlPlane: ControlPlane) {
+  await controlPlane.execute(sql`SELECT pg_advisory_xact_lock(727019)`);
+}
+
+/**
+ * Counts one attempt under `key` in the shared throttle table (a window that restarts once it is
+ * over) and says when the window ends.
+ */
+export async function countAttempt(system: SystemStore, key: string, now: Date, windowMilliseconds: number): Promise<{ attempts: number; windowEndsAt: Date }> {
+  const windowStart = new Date(now.getTime() - windowMilliseconds);
+  const [row] = await system
+    .insert(loginThrottle)
+    .values({ key, windowStartedAt: now, failures: 1 })
+    .onConflictDoUpdate({
+      target: loginThrottle.key,
+      set: {
+        failures: sql`CASE WHEN ${loginThrottle.windowStartedAt} < ${windowStart} THEN 1 ELSE ${loginThrottle.failures} + 1 END`,
+        windowStartedAt: sql`CASE WHEN ${loginThrottle.windowStartedAt} < ${windowStart} THEN ${now}::timestamptz ELSE ${loginThrottle.windowStartedAt} END`,
+      },
+    })
+    .returning({ failures: loginThrottle.failures, windowStartedAt: loginThrottle.windowStartedAt });
+  return { attempts: row?.failures ?? 1, windowEndsAt: new Date((row?.windowStartedAt ?? now).getTime() + windowMilliseconds) };
 }
 
 export async function replaceConnections(controlPlane: ControlPlane, tenantId: string, rows: (typeof tenantConnections.$inferInsert)[]) {
