@@ -53,6 +53,8 @@ async function callApi<T>(method: string, path: string, body?: unknown): Promise
     headers: {
       accept: 'application/json',
       cookie,
+      // Cookie-authenticated writes must come from the console's own origin, as a browser sends it.
+      origin: server.baseUrl,
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     },
     body: body === undefined ? null : JSON.stringify(body),

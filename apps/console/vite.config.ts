@@ -8,10 +8,16 @@ const apiTarget = process.env.VITE_API_TARGET ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
   plugins: [react()],
+  html: {
+    // index.html carries this placeholder (a meta tag and nonce attributes); the server replaces it
+    // with a fresh nonce in every copy it sends (CSP_NONCE_PLACEHOLDER in apps/server/src/http/security-headers.ts).
+    cspNonce: '__RPM_CSP_NONCE__',
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    sourcemap: true,
+    // No source maps in the served build: they would publish the console's source.
+    sourcemap: false,
     rolldownOptions: {
       output: {
         // Libraries change far less often than the console: separate chunks stay cached across releases.

@@ -184,7 +184,7 @@ async function main() {
         const sent = performance.now();
         const response = await fetch(`${server.baseUrl}/collector/readings`, {
           method: 'POST',
-          headers: { cookie, 'content-type': 'application/json', accept: 'application/json' },
+          headers: { cookie, origin: server.baseUrl, 'content-type': 'application/json', accept: 'application/json' },
           body: batch.body,
         });
         const envelope = (await response.json()) as {

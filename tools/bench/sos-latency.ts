@@ -92,7 +92,7 @@ async function main() {
     const bodies = loadBodies(page.items);
 
     // The console's connection.
-    const socket = new WebSocket(`${server.baseUrl.replace('http', 'ws')}/ws`, { headers: { cookie } });
+    const socket = new WebSocket(`${server.baseUrl.replace('http', 'ws')}/ws`, { headers: { cookie }, origin: server.baseUrl });
     const arrivals = new Map<string, number>();
     let waiting: { patientId: string; resolve: () => void } | undefined;
     await new Promise<void>((resolve, reject) => {
@@ -125,7 +125,7 @@ async function main() {
         const body = (bodies[at] ?? '').replace(/"batchId":"[^"]+"/, `"batchId":"${randomUUID()}"`);
         const response = await fetch(`${server.baseUrl}/collector/readings`, {
           method: 'POST',
-          headers: { cookie, 'content-type': 'application/json' },
+          headers: { cookie, origin: server.baseUrl, 'content-type': 'application/json' },
           body,
         });
         await response.arrayBuffer();
@@ -162,7 +162,7 @@ async function main() {
         });
         const response = await fetch(`${server.baseUrl}/collector/readings`, {
           method: 'POST',
-          headers: { cookie, 'content-type': 'application/json' },
+          headers: { cookie, origin: server.baseUrl, 'content-type': 'application/json' },
           body,
         });
         const accepted = performance.now();

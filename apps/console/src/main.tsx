@@ -1,3 +1,5 @@
+// First: sets up libraries for the Content-Security-Policy before other modules build schemas.
+import './csp-nonce';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';

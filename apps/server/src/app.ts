@@ -20,6 +20,8 @@ import { systemClock, type Clock } from './lib/clock.js';
 import { installAccessControl, isApiPath, type API_PREFIXES } from './http/access.js';
 import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
+import { installOriginCheck } from './http/request-origin.js';
+import { installSecurityHeaders, sendConsoleIndex } from './http/security-headers.js';
 import { alertAccountRoutes, alertHealthRoutes } from './modules/alerts/routes.js';
 import { accountRoutes, manageAccountRoutes } from './modules/account/routes.js';
 import { deviceAccountRoutes, deviceHealthRoutes } from './modules/devices/routes.js';
@@ -112,13 +114,12 @@ export async function buildApp({ config, database, clock = systemClock, logger }
   app.addHook('onRequest', async (request, reply) => {
     request.language = pickLanguage(request.headers['accept-language']);
     reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
-    reply.header('x-frame-options', 'DENY');
   });
+  installSecurityHeaders(app);
 
   installErrorHandler(app);
   await app.register(fastifyCookie);
+  installOriginCheck(app);
   installAccessControl(app, (token) => resolveSession(database, clock, token));
 
   await app.register(fastifySwagger, {
@@ -153,7 +154,9 @@ export async function buildApp({ config, database, clock = systemClock, logger }
   if (hasConsole) {
     await app.register(fastifyStatic, {
       root: consoleDir,
-      index: 'index.html',
+      // index.html goes out through the not-found handler below, with a fresh CSP nonce.
+      index: false,
+      allowedPath: (pathName: string) => pathName !== '/index.html' && !pathName.endsWith('/'),
       setHeaders: (reply: FastifyReply, filePath: string) => {
         // Built assets carry a content hash in their name; index.html must always be fresh.
         reply.header(
@@ -167,10 +170,11 @@ export async function buildApp({ config, database, clock = systemClock, logger }
   }
 
   app.setNotFoundHandler(async (request, reply) => {
-    const isPageRequest = request.method === 'GET' && !isApiPath(request.url) && !request.url.startsWith('/docs');
+    const isPageRequest =
+      (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url) && !request.url.startsWith('/docs');
     if (hasConsole && isPageRequest) {
       // Client-side routes: the console decides what to show, including its own 404 page.
-      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+      return sendConsoleIndex(consoleDir, reply);
     }
     return sendError(request, reply, 'common.routeNotFound');
   });

@@ -97,6 +97,27 @@ describe('configuration from the environment', () => {
     const key = 'ab'.repeat(32);
     const config = loadConfig({ NODE_ENV: 'production', SECRETS_KEY: key, DATABASE_URL: 'postgres://u:p@db:5432/rpm' });
     expect(config.secretsKey.toString('hex')).toBe(key);
-    expect(config.cookieSecure).toBe(true);
+    expect(config.cookieSecure).toBe('auto');
+  });
+
+  it('makes cookies Secure except over plain HTTP to localhost unless COOKIE_SECURE says otherwise', () => {
+    const directory = dataDir();
+    expect(loadConfig({ DATA_DIR: directory }).cookieSecure).toBe('auto');
+    expect(loadConfig({ DATA_DIR: directory, COOKIE_SECURE: 'true' }).cookieSecure).toBe(true);
+    expect(loadConfig({ DATA_DIR: directory, COOKIE_SECURE: 'false' }).cookieSecure).toBe(false);
+  });
+
+  it('reads ALLOWED_ORIGINS as a list of origins', () => {
+    const directory = dataDir();
+    expect(loadConfig({ DATA_DIR: directory }).allowedOrigins).toEqual([]);
+    expect(loadConfig({ DATA_DIR: directory, ALLOWED_ORIGINS: 'https://Console.Example.com:443, http://10.0.0.5:8080' }).allowedOrigins).toEqual([
+      'https://console.example.com',
+      'http://10.0.0.5:8080',
+    ]);
+    for (const bad of ['console.example.com', 'https://console.example.com/path', 'ftp://files.example.com', 'https://a.example,']) {
+      expect(problemsOf({ DATA_DIR: directory, ALLOWED_ORIGINS: bad })).toEqual([
+        `ALLOWED_ORIGINS: must be a comma-separated list of origins like https://console.example.com,https://rpm.example.org:8443 (got "${bad}")`,
+      ]);
+    }
   });
 });

@@ -47,6 +47,18 @@ const trustProxy = z
     error: 'must be off or a comma-separated list of proxy addresses or CIDR ranges, like 127.0.0.1,10.0.0.0/8',
   });
 
+// Origins (scheme://host[:port]) besides the server's own whose pages may make cookie-authenticated writes.
+const allowedOrigins = z
+  .string()
+  .trim()
+  .transform((value) => value.split(',').map((part) => part.trim()))
+  .refine(
+    (origins) =>
+      origins.every((origin) => /^https?:\/\/[^/?#@\s]+$/.test(origin) && URL.canParse(origin) && new URL(origin).origin !== 'null'),
+    { error: 'must be a comma-separated list of origins like https://console.example.com,https://rpm.example.org:8443' },
+  )
+  .transform((origins) => origins.map((origin) => new URL(origin).origin));
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -69,6 +81,7 @@ const environmentSchema = z.object({
   SIMULATOR: z.enum(['on', 'off'], { error: 'must be on or off' }).optional(),
   CONSOLE_DIR: z.string().optional(),
   COOKIE_SECURE: booleanFromEnv.optional(),
+  ALLOWED_ORIGINS: allowedOrigins.default([]),
   SESSION_HOURS: z.coerce.number({ error: 'must be a number' }).positive().max(24 * 30).default(12),
   SMTP_URL: smtpUrl.optional(),
   MAIL_FROM: mailFrom.default('Remote patient monitoring <no-reply@localhost>'),
@@ -99,7 +112,10 @@ export interface Config {
   /** Run the simulated wearable fleet for the demo tenant after the server listens (serve only). */
   simulator: boolean;
   consoleDir: string | undefined;
-  cookieSecure: boolean;
+  /** Secure session cookies (and HSTS): always, never, or 'auto' (always except plain HTTP to localhost). */
+  cookieSecure: boolean | 'auto';
+  /** Origins besides the server's own allowed to make cookie-authenticated writes and open /ws. */
+  allowedOrigins: string[];
   sessionHours: number;
   /** SMTP server for email; absent means the `local` provider (messages stay in the outbox as delivered). */
   smtpUrl: string | undefined;
@@ -165,7 +181,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
         ? values.SEED_DEMO && values.NODE_ENV !== 'production'
         : values.SIMULATOR === 'on',
     consoleDir: values.CONSOLE_DIR === undefined ? undefined : path.resolve(values.CONSOLE_DIR),
-    cookieSecure: values.COOKIE_SECURE ?? values.NODE_ENV === 'production',
+    cookieSecure: values.COOKIE_SECURE ?? 'auto',
+    allowedOrigins: values.ALLOWED_ORIGINS,
     sessionHours: values.SESSION_HOURS,
     smtpUrl: values.SMTP_URL,
     mailFrom: values.MAIL_FROM,

@@ -1,4 +1,4 @@
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import type { Config } from '../src/config.js';
@@ -13,12 +13,39 @@ export async function createTestApp(
   overrides: Partial<Config> = {},
   clock?: Clock,
 ): Promise<FastifyInstance> {
-  return buildApp({
+  const app = await buildApp({
     config: testConfig(overrides),
     database,
     logger: pino({ level: process.env.DEBUG_TEST_LOG ?? 'silent' }),
     ...(clock ? { clock } : {}),
   });
+  sendSameOriginByDefault(app);
+  return app;
+}
+
+/**
+ * Injected requests carry the Origin a browser on the console's own page sends (cookie-
+ * authenticated writes are refused without it), unless the test sets Origin or Referer itself;
+ * `origin: undefined` sends none.
+ */
+function sendSameOriginByDefault(app: FastifyInstance): void {
+  const inject = app.inject.bind(app) as (options?: InjectOptions | string, callback?: unknown) => unknown;
+  const withOrigin = (options: InjectOptions | string): InjectOptions => {
+    const request = typeof options === 'string' ? { url: options } : options;
+    const headers: Record<string, unknown> = { ...request.headers };
+    const names = Object.keys(headers).map((name) => name.toLowerCase());
+    if (names.includes('origin') || names.includes('referer')) {
+      const given = Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined));
+      return { ...request, headers: given as InjectOptions['headers'] };
+    }
+    const host = typeof headers.host === 'string' ? headers.host : (request.authority ?? 'localhost:80');
+    return {
+      ...request,
+      headers: { ...(headers as InjectOptions['headers']), origin: new URL(`http://${host}`).origin },
+    };
+  };
+  app.inject = ((options?: InjectOptions | string, callback?: unknown) =>
+    options === undefined ? inject() : inject(withOrigin(options), callback)) as FastifyInstance['inject'];
 }
 
 export function sessionCookieOf(response: LightMyRequestResponse): string {

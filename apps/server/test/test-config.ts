@@ -19,6 +19,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     simulator: false,
     consoleDir: path.resolve('.tmp/no-console'),
     cookieSecure: false,
+    allowedOrigins: [],
     sessionHours: 12,
     smtpUrl: undefined,
     mailFrom: 'RPM Test <no-reply@test.example>',

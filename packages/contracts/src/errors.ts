@@ -34,6 +34,8 @@ export const ERROR_STATUS = {
   'auth.permissionChanged': 401,
   /** The refresh token is unknown, expired, or was already used (which ends the session). */
   'auth.refreshInvalid': 401,
+  /** A cookie-authenticated write or /ws upgrade came from a page of another origin (cross-site request forgery). */
+  'auth.originRejected': 403,
   /** Login: the tenant code matches no active tenant. */
   'tenant.notFound': 400,
   /** Too many lookups of unknown tenant codes from one address: wait, then try again. */

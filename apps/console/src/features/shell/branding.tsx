@@ -1,6 +1,7 @@
 import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Group, Image, MantineProvider, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { cspNonce } from '../../csp-nonce';
 import { buildTheme, type TenantSettingsMap } from '../../theme';
 import { PulseIcon } from './icons';
 import { useSession } from './session-context';
@@ -19,7 +20,7 @@ export function BrandedMantineProvider({ children }: { children: ReactNode }) {
   const theme = useMemo(() => buildTheme(settings ?? {}), [settings]);
   return (
     <BrandingContext.Provider value={setSettings}>
-      <MantineProvider theme={theme} defaultColorScheme="light">
+      <MantineProvider theme={theme} defaultColorScheme="light" getStyleNonce={cspNonce}>
         {children}
       </MantineProvider>
     </BrandingContext.Provider>
