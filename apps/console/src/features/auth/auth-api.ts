@@ -88,7 +88,7 @@ export const publicTenantQuery = (code: string) =>
 export const tenantByHostQuery = () =>
   queryOptions({
     queryKey: ['public', 'tenant-by-host'],
-    queryFn: ({ signal }) => api.get('/manage/tenant/by-host', { schema: publicTenantSchema, signal }),
+    queryFn: ({ signal }) => api.get('/manage/tenant/by-host', { schema: publicTenantSchema.nullable(), signal }),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
     meta: { errorDisplay: 'inline' },

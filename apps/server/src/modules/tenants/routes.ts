@@ -44,8 +44,8 @@ export const manageTenantRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'public' },
       schema: {
         tags: ['tenants'],
-        summary: 'The active tenant whose public URL has the host this request was sent to (tenant.notFound otherwise)',
-        response: { 200: successEnvelope(publicTenantSchema) },
+        summary: 'The active tenant whose public URL has the host this request was sent to, or null when no tenant claims it',
+        response: { 200: successEnvelope(publicTenantSchema.nullable()) },
       },
     },
     async (request) => ok(await findPublicTenantByHost(app.database.system, request.host)),

@@ -59,12 +59,12 @@ export async function findPublicTenantByCode(
  * No match, or several, answer `tenant.notFound`. Not counted: a host is no secret (it is the
  * tenant's published address) and most consoles are opened on a host no tenant claims.
  */
-export async function findPublicTenantByHost(system: SystemStore, host: string): Promise<PublicTenant> {
+/** The one active tenant whose public URL has this host, or null (most hosts belong to no tenant). */
+export async function findPublicTenantByHost(system: SystemStore, host: string): Promise<PublicTenant | null> {
   const wanted = host.trim().toLowerCase();
   const matches = wanted === '' || wanted.length > 255 ? [] : await findActiveTenantsByPublicHost(system, wanted);
   const tenant = matches.length === 1 ? matches[0] : undefined;
-  if (tenant === undefined) throw new AppError('tenant.notFound');
-  return toPublicTenant(tenant);
+  return tenant === undefined ? null : toPublicTenant(tenant);
 }
 
 export function logoFileOf(tenant: TenantRow, kind: TenantLogoKind): string | null {

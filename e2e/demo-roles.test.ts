@@ -1,0 +1,73 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { ConsoleDriver, screenshot, startTestServer } from './support/console.js';
+import { launchBrowser, type RunningServer } from './support/harness.js';
+
+/**
+ * Every demo login signs in and lands on its area's home, and every page it opens from the
+ * navigation loads without a script error, a server error, or a call the console makes by itself
+ * being refused (403) or not finding what it asked for (404): the access rules and the console
+ * agree for every role.
+ */
+
+let server: RunningServer;
+let browser: Browser;
+let driver: ConsoleDriver;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+  driver = new ConsoleDriver(browser, server.baseUrl);
+});
+afterEach(async () => {
+  await driver.closeAll();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.stop();
+});
+
+const DEMO_LOGINS: [login: string, area: string][] = [
+  ['root@demo.example', 'root'],
+  ['super-admin@demo.example', 'sadmin'],
+  ['system-admin@demo.example', 'admin'],
+  ['admin@demo.example', 'admin'],
+  ['main-admin@demo.example', 'smadmin'],
+  ['support-admin@demo.example', 'smadmin'],
+  ['scope-admin@demo.example', 'smadmin'],
+  ['mhsc-admin@demo.example', 'smadmin'],
+  ['operator@demo.example', 'operator'],
+  ['cskh@demo.example', 'cskh'],
+  ['doctor@demo.example', 'doctor'],
+  ['doctor-assistant@demo.example', 'doctor-assistant'],
+  ['coach@demo.example', 'coach'],
+  ['patient@demo.example', 'user'],
+];
+
+it.each(DEMO_LOGINS)('%s signs in to /%s and opens every page of its navigation without a refusal or an error', async (login, area) => {
+  const page = await driver.openPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`script error: ${error.message}`));
+  page.on('response', (response) => {
+    const url = new URL(response.url());
+    const isApi = /^\/(auth|account|manage|health|notification|collector)\//.test(url.pathname);
+    // A wrong password or an expired access token is the login's business; the pages' own calls must succeed.
+    if (isApi && (response.status() >= 500 || response.status() === 403 || response.status() === 404)) {
+      problems.push(`${response.request().method()} ${url.pathname}: ${String(response.status())}`);
+    }
+  });
+  await driver.signIn(page, login);
+  await page.waitForURL(`**/${area}`);
+  await expect.poll(() => page.getByRole('heading', { name: /^Welcome, / }).isVisible()).toBe(true);
+
+  const navigation = page.getByRole('navigation');
+  const links = await navigation.getByRole('link').evaluateAll((anchors) => anchors.map((anchor) => anchor.getAttribute('href') ?? ''));
+  expect(links.length).toBeGreaterThan(0);
+  for (const href of links.filter((link) => link.startsWith(`/${area}`))) {
+    await page.goto(href);
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByRole('heading', { name: "You don't have permission to access" }).count(), href).toBe(0);
+  }
+  await screenshot(page, `demo-role-${area}-${login.split('@')[0] ?? login}`);
+  expect(problems).toEqual([]);
+});
