@@ -1,9 +1,10 @@
 import type { RoleCode } from '@rpm/contracts';
 import type { FastifyInstance } from 'fastify';
+import { uuidv7 } from 'uuidv7';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, logIn, withSession } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
-import { createTenant, createTenantUser } from '../../../test/factories.js';
+import { createHealthCenter, createTenant, createTenantUser } from '../../../test/factories.js';
 
 let testDb: TestDatabase;
 let app: FastifyInstance;
@@ -107,6 +108,43 @@ describe('GET /account/log/history', () => {
       const own = await history(doctor.token, { userId: doctor.user.id });
       expect(own.statusCode).toBe(200);
       expect(own.json<{ data: HistoryPage }>().data.items.every((item) => item.subjectUserId === doctor.user.id)).toBe(true);
+    });
+
+    it('follows the role hierarchy: only an account ranked strictly below the caller; an unseen one is an unknown id', async () => {
+      const tenant = await createTenant(testDb.database);
+      const centerA = await createHealthCenter(testDb.database, tenant.id, 'Center A');
+      const centerB = await createHealthCenter(testDb.database, tenant.id, 'Center B');
+      const at = (role: RoleCode, healthCenterId: string) => createTenantUser(testDb.database, tenant.id, { role, healthCenterId });
+      const mainAdmin = await at('MAIN_ADMIN', centerA.id);
+      const supportAdmin = await at('SUPPORT_ADMIN', centerA.id);
+      const otherSupportAdmin = await at('SUPPORT_ADMIN', centerA.id);
+      const doctorB = await at('DOCTOR', centerB.id);
+      const mainToken = await logIn(app, tenant.code, mainAdmin.email ?? '');
+      const supportToken = await logIn(app, tenant.code, supportAdmin.email ?? '');
+
+      // Above the caller, and at its own rank: refused like the other hierarchy checks.
+      for (const target of [mainAdmin, otherSupportAdmin]) {
+        const refused = await history(supportToken, { userId: target.id });
+        expect(refused.statusCode).toBe(403);
+        expect(refused.json()).toMatchObject({ code: 'role.rankTooHigh' });
+      }
+      // Below the caller: shown.
+      const allowed = await history(mainToken, { userId: supportAdmin.id });
+      expect(allowed.statusCode).toBe(200);
+      const page = allowed.json<{ data: HistoryPage }>().data;
+      expect(page.total).toBeGreaterThan(0);
+      expect(page.items.every((item) => item.subjectUserId === supportAdmin.id)).toBe(true);
+      // One's own, always.
+      expect((await history(supportToken, { userId: supportAdmin.id })).statusCode).toBe(200);
+      // An account of a center the caller does not see answers exactly like an id that does not exist.
+      const bodyOf = (response: Awaited<ReturnType<typeof history>>) => {
+        const { requestId: _requestId, ...rest } = response.json<{ requestId?: string }>();
+        return { status: response.statusCode, ...rest };
+      };
+      const unseen = await history(supportToken, { userId: doctorB.id });
+      const unknown = await history(supportToken, { userId: uuidv7() });
+      expect(bodyOf(unseen)).toMatchObject({ status: 404, code: 'account.notFound' });
+      expect(bodyOf(unseen)).toEqual(bodyOf(unknown));
     });
 
     it('answers a user of another tenant with 404', async () => {

@@ -338,7 +338,8 @@ export interface LogHistoryQuery {
 
 /**
  * Audit entries about one account, newest first: the caller's own, or (with staff.view) those of
- * an account they manage.
+ * an account they see and that ranks strictly below them (404 when unseen, 403
+ * `role.rankTooHigh` at or above their rank).
  */
 export async function readLogHistory(environment: AccountEnvironment, caller: Caller, query: LogHistoryQuery) {
   const { database } = environment;
@@ -347,6 +348,8 @@ export async function readLogHistory(environment: AccountEnvironment, caller: Ca
     if (!caller.permissions.has('staff.view')) throw new AppError('auth.permissionDenied');
     const target = await findManagedAccount(database, caller, query.userId);
     assertMayManage(caller, target);
+    // Like every other act on another account: it must rank strictly below the caller.
+    assertRankBelow(await database.withTenant(target.tenant.id, (tx) => accountRoleOf(tx, target.user)), caller.role);
     subject = { userId: target.user.id, tenantId: target.tenant.id };
   }
   const { items, total } = await database.withTenant(subject.tenantId, (tx) =>
