@@ -8,10 +8,11 @@ import {
 } from '@rpm/contracts';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../http/app-error.js';
+import type { Clock } from '../../lib/clock.js';
 import { FileRejectedError, type FileRejection, type FileStorage, type ImageType, type OpenedFile, type StoredFile } from '../../lib/file-storage.js';
 import { changeTenant, findManageableTenant, readTenantDetail, type TenantAdminEnvironment } from './admin-service.js';
 import { loadEmailTemplate, renderEmail } from './email-templates.js';
-import { logoFileOf } from './service.js';
+import { enterTenantLookup, logoFileOf } from './service.js';
 import * as store from './store.js';
 
 /** Spec §3: logos are PNG; the registration QR code may also be a JPEG (what phones and tools export). */
@@ -102,17 +103,25 @@ export async function uploadTenantLogo(
 
 /**
  * GET /manage/tenant/{code}/logo?kind=…: public (login page, branding, registration QR). Only
- * active customer tenants have images here; the platform tenant has none.
+ * active customer tenants have images here; the platform tenant has none. An answer per code is
+ * a way to learn which codes exist, so every miss (unknown, inactive or platform code, or a
+ * tenant without that image: the same 404, and counting them all leaves no difference to probe)
+ * spends the caller's address budget shared with the lookup by code; images found cost nothing.
  */
 export async function openPublicLogo(
-  environment: { database: TenantAdminEnvironment['database']; storage: FileStorage },
+  environment: { database: TenantAdminEnvironment['database']; storage: FileStorage; clock: Clock; ip: string | undefined },
   code: string,
   kind: TenantLogoKind,
 ): Promise<OpenedFile> {
-  const tenant = await store.findActiveTenantByCode(environment.database.system, code);
+  const { system } = environment.database;
+  const lookup = await enterTenantLookup({ system, clock: environment.clock, ip: environment.ip });
+  const tenant = await store.findActiveTenantByCode(system, code);
   const file = tenant === undefined || tenant.isPlatform ? null : logoFileOf(tenant, kind);
   const opened = file === null ? undefined : await environment.storage.open(file);
-  if (opened === undefined) throw new AppError('common.notFound');
+  if (opened === undefined) {
+    await lookup.countMiss();
+    throw new AppError('common.notFound');
+  }
   return opened;
 }
 

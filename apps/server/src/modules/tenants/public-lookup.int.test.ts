@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, logIn, withSession } from '../../../test/app.js';
@@ -6,6 +9,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/database.js
 import { createTenant, createTenantUser } from '../../../test/factories.js';
 import { ManualClock, MINUTE } from '../../lib/clock.js';
 import { TENANT_LOOKUP_THROTTLE } from './service.js';
+import { PNG, filePart, multipart, staffSession } from './test-support.js';
 
 /**
  * The login pages find one tenant by its exact code or by the console's host; no call lists the
@@ -14,6 +18,7 @@ import { TENANT_LOOKUP_THROTTLE } from './service.js';
 
 let testDb: TestDatabase;
 let app: FastifyInstance;
+let dataDir: string;
 const clock = new ManualClock();
 const suffix = () => randomBytes(4).toString('hex');
 let addressCount = 0;
@@ -22,11 +27,13 @@ const newAddress = () => `10.20.${Math.floor(++addressCount / 250)}.${(addressCo
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  app = await createTestApp(testDb.database, {}, clock);
+  dataDir = await mkdtemp(path.join(tmpdir(), 'rpm-public-lookup-'));
+  app = await createTestApp(testDb.database, { dataDir }, clock);
 });
 afterAll(async () => {
   await app.close();
   await testDb.drop();
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 const byCode = (code: string, remoteAddress = newAddress()) =>
@@ -97,6 +104,65 @@ describe('GET /manage/tenant/by-code/:code', () => {
 
     clock.advance(15 * MINUTE + 1);
     expect((await byCode(tenant.code, address)).statusCode).toBe(200);
+  });
+});
+
+describe('GET /manage/tenant/:code/logo', () => {
+  const logo = (code: string, kind: string, remoteAddress: string) =>
+    app.inject({ url: `/manage/tenant/${encodeURIComponent(code)}/logo?kind=${kind}`, remoteAddress });
+
+  /** An active tenant with a square logo (and no horizontal one). */
+  async function tenantWithLogo() {
+    const tenant = await createTenant(testDb.database);
+    const { token } = await staffSession(app, testDb, 'SUPER_ADMIN', tenant.code);
+    const body = multipart([filePart('file', PNG)]);
+    const uploaded = await app.inject({ method: 'POST', url: `/manage/sadmin/tenant/${tenant.id}/logo?kind=square`, ...body, ...withSession(token) });
+    expect(uploaded.statusCode).toBe(200);
+    return tenant;
+  }
+
+  it('counts every miss against the address’s lookup throttle, with by-code misses; images found cost nothing', async () => {
+    const tenant = await tenantWithLogo();
+    const inactive = await createTenant(testDb.database, { status: 'INACTIVE', logoSquareFile: 'logos/square.png' });
+    const address = newAddress();
+    for (let index = 0; index < TENANT_LOOKUP_THROTTLE.misses + 5; index++) {
+      const image = await logo(tenant.code, 'square', address);
+      expect(image.statusCode).toBe(200);
+      expect(image.rawPayload.equals(PNG)).toBe(true);
+    }
+
+    // Unknown and inactive codes, and a tenant without that image, answer alike; each is a miss.
+    const missed = [
+      answerOf(await logo(`no-such-${suffix()}`, 'square', address)),
+      answerOf(await logo(inactive.code, 'square', address)),
+      answerOf(await logo('platform', 'square', address)),
+      answerOf(await logo(tenant.code, 'horizontal', address)),
+    ];
+    expect(missed[0]).toEqual({ status: 404, body: { resultCode: expect.any(Number) as unknown, code: 'common.notFound', message: expect.any(String) as unknown } });
+    for (const answer of missed) expect(answer).toEqual(missed[0]);
+    const half = TENANT_LOOKUP_THROTTLE.misses / 2;
+    for (let index = missed.length; index < half; index++) expect((await logo(`guess-${index}`, 'square', address)).statusCode).toBe(404);
+    for (let index = half; index < TENANT_LOOKUP_THROTTLE.misses; index++) expect((await byCode(`guess-${index}`, address)).statusCode).toBe(400);
+
+    // Throttled: the image and the lookup are refused alike, found or not.
+    const refused = await logo(tenant.code, 'square', address);
+    expect(answerOf(refused)).toEqual(answerOf(await byCode(tenant.code, address)));
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'tenant.lookupThrottled' });
+    expect((await logo(`no-such-${suffix()}`, 'square', address)).statusCode).toBe(429);
+    // Another address is not affected.
+    expect((await logo(tenant.code, 'square', newAddress())).statusCode).toBe(200);
+
+    clock.advance(15 * MINUTE + 1);
+    expect((await logo(tenant.code, 'square', address)).statusCode).toBe(200);
+  });
+
+  it('stops guessing codes through logos alone after 30 misses', async () => {
+    const tenant = await tenantWithLogo();
+    const address = newAddress();
+    for (let index = 0; index < TENANT_LOOKUP_THROTTLE.misses; index++) expect((await logo(`guess-${index}`, 'square', address)).statusCode).toBe(404);
+    expect((await logo(tenant.code, 'square', address)).statusCode).toBe(429);
+    expect((await byCode(tenant.code, address)).statusCode).toBe(429);
   });
 });
 

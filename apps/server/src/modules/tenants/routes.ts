@@ -58,12 +58,14 @@ export const manageTenantRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['tenants'],
         summary: 'A tenant’s logo or registration QR code (image bytes), for the login page and branding',
+        description:
+          'Every 404 (unknown, inactive or platform code, or no such image) counts against the caller’s address with the misses of GET /manage/tenant/by-code/:code; past 30 in 15 minutes every call from it answers 429 tenant.lookupThrottled.',
         params: z.object({ code: z.string().trim().min(1).max(64) }),
         querystring: tenantLogoQuerySchema.extend({ v: z.string().max(40).optional().describe('Version, for caching') }),
       },
     },
     async (request, reply) => {
-      const image = await openPublicLogo({ database: app.database, storage }, request.params.code, request.query.kind);
+      const image = await openPublicLogo({ database: app.database, storage, clock: app.clock, ip: request.ip }, request.params.code, request.query.kind);
       return sendImage(reply, image, 'public, max-age=300');
     },
   );

@@ -31,23 +31,36 @@ function toPublicTenant(tenant: TenantRow): PublicTenant {
   return { code: tenant.code, name: tenant.name, logos: { ...(square ? { square } : {}), ...(horizontal ? { horizontal } : {}) } };
 }
 
+export interface TenantLookupEnvironment {
+  system: SystemStore;
+  clock: Clock;
+  ip: string | undefined;
+}
+
+/**
+ * The per-address budget of misses shared by every public call that answers per tenant code (the
+ * lookup and the logos): refuses the call once spent (429 `tenant.lookupThrottled`, found or not),
+ * and gives the caller the function that counts one miss.
+ */
+export async function enterTenantLookup(environment: TenantLookupEnvironment): Promise<{ countMiss: () => Promise<void> }> {
+  const key = `tenant-lookup:${environment.ip ?? 'unknown'}`;
+  const now = environment.clock.now();
+  const misses = await readThrottle(environment.system, key, now, TENANT_LOOKUP_THROTTLE.windowMilliseconds);
+  if (misses >= TENANT_LOOKUP_THROTTLE.misses) throw new AppError('tenant.lookupThrottled');
+  return { countMiss: () => countThrottleFailure(environment.system, key, now, TENANT_LOOKUP_THROTTLE.windowMilliseconds).then(() => undefined) };
+}
+
 /**
  * GET /manage/tenant/by-code/:code: an active customer tenant by its exact code. Unknown,
  * inactive and platform codes get the same `tenant.notFound`, and each counts against the
  * caller's address; past the limit every lookup from it is refused, found or not.
  */
-export async function findPublicTenantByCode(
-  environment: { system: SystemStore; clock: Clock; ip: string | undefined },
-  code: string,
-): Promise<PublicTenant> {
-  const key = `tenant-lookup:${environment.ip ?? 'unknown'}`;
-  const now = environment.clock.now();
-  const misses = await readThrottle(environment.system, key, now, TENANT_LOOKUP_THROTTLE.windowMilliseconds);
-  if (misses >= TENANT_LOOKUP_THROTTLE.misses) throw new AppError('tenant.lookupThrottled');
+export async function findPublicTenantByCode(environment: TenantLookupEnvironment, code: string): Promise<PublicTenant> {
+  const lookup = await enterTenantLookup(environment);
   const wanted = code.trim().toLowerCase();
   const tenant = TENANT_CODE_PATTERN.test(wanted) ? await findActiveTenantByCode(environment.system, wanted) : undefined;
   if (tenant === undefined || tenant.isPlatform) {
-    await countThrottleFailure(environment.system, key, now, TENANT_LOOKUP_THROTTLE.windowMilliseconds);
+    await lookup.countMiss();
     throw new AppError('tenant.notFound');
   }
   return toPublicTenant(tenant);
