@@ -143,5 +143,7 @@ export const AUDIT_ACTIONS = [
   'DEVICE_VIEWED',
   'DEVICE_HISTORY_VIEWED',
   'PHONE_HISTORY_VIEWED',
+  'PATIENT_AVATAR_VIEWED',
+  'ACTIVITY_HISTORY_VIEWED',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -32,6 +32,9 @@ const PATIENT_ROUTE_RULE: readonly RegExp[] = [
   /device/i,
   /phone/,
   /requests/,
+  // Another account's photo or activity history: a patient's when that account is a patient's.
+  /\/user\/:id\/avatar$/,
+  /\/log\/history$/,
 ];
 
 /** Patient-looking routes whose answers name no patient, each with why. */
@@ -79,6 +82,11 @@ const PNG = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   Buffer.alloc(200, 1),
 ]);
+/** A real 1x1 PNG, for the account photo (photos are decoded). */
+const PHOTO = Buffer.from(
+  '89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415478da63304e3b030002350166b46f979e0000000049454e44ae426082',
+  'hex',
+);
 
 interface AuditRow extends Record<string, unknown> {
   action: string;
@@ -145,6 +153,15 @@ it('audits every read of a patient’s data with one row naming the patient', as
     `SELECT id FROM users WHERE tenant_id = $1 AND email = 'doctor@demo.example'`,
     [tenantId],
   );
+  // The patient's own account (with a photo), for the account routes that show it.
+  const patientUser = await one<{ id: string; email: string }>(
+    `SELECT u.id, u.email FROM users u JOIN patients p ON p.user_id = u.id WHERE p.id = $1
+      UNION ALL SELECT id, email FROM users WHERE tenant_id = $2 AND email = 'patient@demo.example'
+      LIMIT 1`,
+    [patient.id, tenantId],
+  );
+  await asOwner(testDb.ownerUrl, 'UPDATE patients SET user_id = NULL WHERE user_id = $1 AND id <> $2', [patientUser.id, patient.id]);
+  await asOwner(testDb.ownerUrl, 'UPDATE patients SET user_id = $1 WHERE id = $2', [patientUser.id, patient.id]);
 
   const tokens = new Map<string, string>();
   const tokenOf = async (login: string) => {
@@ -178,6 +195,15 @@ it('audits every read of a patient’s data with one row naming the patient', as
   });
   expect(uploaded.statusCode, uploaded.body).toBe(200);
   const fileId = uploaded.json<{ data: { id: string } }>().data.id;
+  const photo = multipart([{ name: 'file', filename: 'photo.png', content: PHOTO, contentType: 'image/png' }]);
+  const photoUploaded = await app.inject({
+    method: 'POST',
+    url: `/account/admin/user/adminUploadAvatarForUser?username=${encodeURIComponent(patientUser.email)}`,
+    payload: photo.payload,
+    headers: photo.headers,
+    ...withSession(admin),
+  });
+  expect(photoUploaded.statusCode, photoUploaded.body).toBe(200);
   const at = new Date(Date.now() - 60 * 60_000);
   const ago = (minutes: number) => new Date(at.getTime() - minutes * 60_000).toISOString();
   await call('POST', '/collector/readings', {
@@ -238,6 +264,7 @@ it('audits every read of a patient’s data with one row naming the patient', as
     if (url.startsWith('/account/sos-cases/')) return sosCase.id;
     if (url.startsWith('/account/tickets/')) return ticket.id;
     if (url.startsWith('/account/devices/')) return device.id;
+    if (url.startsWith('/account/user/')) return patientUser.id;
     return undefined;
   };
   const deviceSearch = `search=${encodeURIComponent(device.account_username)}`;
@@ -248,6 +275,7 @@ it('audits every read of a patient’s data with one row naming the patient', as
     '/account/tickets': `search=${patient.patient_code}`,
     '/account/messages': `search=${patient.patient_code}`,
     '/account/requests': 'box=sent',
+    '/account/log/history': `userId=${patientUser.id}`,
     '/account/devices': deviceSearch,
     '/account/devices/export': deviceSearch,
     '/health/admin/device': deviceSearch,

@@ -2,6 +2,7 @@ import { LIMITS } from '@rpm/contracts';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../http/app-error.js';
 import { FileRejectedError, IMAGE_TYPES, type FileRejection, type FileStorage, type OpenedFile, type StoredFile } from '../../lib/file-storage.js';
+import { patientIdsOfAccount, recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import { findUserByLogin } from '../auth/store.js';
 import { accountRoleOf, assertRankBelow } from '../roles/hierarchy.js';
@@ -148,7 +149,37 @@ export function openOwnAvatar(environment: AvatarEnvironment, caller: Caller): P
   return openAvatarOf(environment, caller.accountTenantId, caller.userId);
 }
 
-/** A user of the acting tenant whom the caller sees; anyone else's id is "not found". */
-export function openUserAvatar(environment: AvatarEnvironment, caller: Caller, userId: string): Promise<OpenedFile> {
-  return openAvatarOf(environment, caller.tenantId, userId, caller.visibility);
+/**
+ * A user of the acting tenant whom the caller sees; anyone else's id is "not found". The photo of
+ * a patient's own account is a read of that patient: audited (PATIENT_AVATAR_VIEWED) in the same
+ * transaction, which commits before the image is sent; a staff account's photo is not.
+ */
+export async function openUserAvatar(environment: AvatarEnvironment, caller: Caller, userId: string): Promise<OpenedFile> {
+  let opened: OpenedFile | undefined;
+  try {
+    return await environment.database.withTenant(
+      caller.tenantId,
+      async (tx) => {
+        const row = await findProfileRow(tx, userId);
+        if (row === undefined) throw new AppError('account.notFound');
+        opened = row.user.avatarFile === null ? undefined : await environment.storage.open(row.user.avatarFile);
+        if (opened === undefined) throw new AppError('common.notFound');
+        const patientIds = await patientIdsOfAccount(tx, row.user.id);
+        if (patientIds.length > 0) {
+          await recordPatientReads(tx, caller.tenantId, environment.audit, {
+            action: 'PATIENT_AVATAR_VIEWED',
+            patientIds,
+            subjectUserId: row.user.id,
+            targetType: 'user',
+            targetId: row.user.id,
+          });
+        }
+        return opened;
+      },
+      caller.visibility,
+    );
+  } catch (error) {
+    opened?.stream.destroy();
+    throw error;
+  }
 }

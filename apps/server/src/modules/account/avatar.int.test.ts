@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, logIn, withSession } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
-import { createTenant, createTenantUser } from '../../../test/factories.js';
+import { createPatient, createTenant, createTenantUser } from '../../../test/factories.js';
 
 /** A real 1x1 PNG (one blue pixel). */
 const PNG = Buffer.from(
@@ -184,6 +184,32 @@ describe('POST /account/admin/user/adminUploadAvatarForUser and GET /account/use
     expect(image.rawPayload).toEqual(PNG);
     // The patient sees the same picture as their own.
     expect((await app.inject({ method: 'GET', url: '/account/me/avatar', ...withSession(patient.token) })).rawPayload).toEqual(PNG);
+  });
+
+  it('audits reading a patient account’s avatar as a read of that patient, and a staff avatar not at all', async () => {
+    const admin = await signedInUser('ADMIN');
+    const patientAccount = await signedInUser('PATIENT', admin.tenantId);
+    const patient = await createPatient(testDb.database, admin.tenantId, { userId: patientAccount.user.id });
+    const doctor = await signedInUser('DOCTOR', admin.tenantId);
+    for (const user of [patientAccount.user, doctor.user]) {
+      const uploaded = await upload(admin.token, `/account/admin/user/adminUploadAvatarForUser?username=${user.phone ?? ''}`, fileBody(PNG));
+      expect(uploaded.statusCode).toBe(200);
+    }
+    const readsOf = (response: { headers: Record<string, unknown> }) =>
+      asOwner<{ action: string; actor_user_id: string; subject_user_id: string | null; details: { patientIds?: string[] } }>(
+        testDb.ownerUrl,
+        'SELECT action, actor_user_id, subject_user_id, details FROM audit_log WHERE request_id = $1',
+        [String(response.headers['x-request-id'])],
+      );
+
+    const patientImage = await app.inject({ method: 'GET', url: `/account/user/${patientAccount.user.id}/avatar`, ...withSession(admin.token) });
+    expect(patientImage.statusCode).toBe(200);
+    expect(await readsOf(patientImage)).toEqual([
+      { action: 'PATIENT_AVATAR_VIEWED', actor_user_id: admin.user.id, subject_user_id: patientAccount.user.id, details: { patientIds: [patient.id] } },
+    ]);
+    const staffImage = await app.inject({ method: 'GET', url: `/account/user/${doctor.user.id}/avatar`, ...withSession(admin.token) });
+    expect(staffImage.statusCode).toBe(200);
+    expect(await readsOf(staffImage)).toEqual([]);
   });
 
   it('answers another tenant’s user with 404 on upload and on read, leaving their avatar as it was', async () => {

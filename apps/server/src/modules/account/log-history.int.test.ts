@@ -4,7 +4,7 @@ import { uuidv7 } from 'uuidv7';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, logIn, withSession } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
-import { createHealthCenter, createTenant, createTenantUser } from '../../../test/factories.js';
+import { createHealthCenter, createPatient, createTenant, createTenantUser } from '../../../test/factories.js';
 
 let testDb: TestDatabase;
 let app: FastifyInstance;
@@ -145,6 +145,60 @@ describe('GET /account/log/history', () => {
       const unknown = await history(supportToken, { userId: uuidv7() });
       expect(bodyOf(unseen)).toMatchObject({ status: 404, code: 'account.notFound' });
       expect(bodyOf(unseen)).toEqual(bodyOf(unknown));
+    });
+
+    it('audits a history that names patients as a read of them, and one that names none not at all', async () => {
+      const tenant = await createTenant(testDb.database);
+      const admin = await member(tenant.id, tenant.code, 'ADMIN');
+      const patientAccount = await member(tenant.id, tenant.code, 'PATIENT');
+      const patient = await createPatient(testDb.database, tenant.id, { userId: patientAccount.user.id });
+      const doctor = await member(tenant.id, tenant.code, 'DOCTOR');
+      const readsOf = (response: { headers: Record<string, unknown> }) =>
+        asOwner<{ action: string; actor_user_id: string; subject_user_id: string | null; details: { patientIds?: string[] } }>(
+          testDb.ownerUrl,
+          'SELECT action, actor_user_id, subject_user_id, details FROM audit_log WHERE request_id = $1',
+          [String(response.headers['x-request-id'])],
+        );
+
+      // A staff account's history of logins names no patient: nothing is written.
+      const staffHistory = await history(admin.token, { userId: doctor.user.id });
+      expect(staffHistory.statusCode).toBe(200);
+      expect(await readsOf(staffHistory)).toEqual([]);
+
+      // A patient account's history reveals that patient.
+      const patientHistory = await history(admin.token, { userId: patientAccount.user.id });
+      expect(patientHistory.statusCode).toBe(200);
+      expect(await readsOf(patientHistory)).toEqual([
+        { action: 'ACTIVITY_HISTORY_VIEWED', actor_user_id: admin.user.id, subject_user_id: patientAccount.user.id, details: { patientIds: [patient.id] } },
+      ]);
+
+      // A staff account whose history names patients, in each way a row can: details.patientId,
+      // a patient target, details.patientIds.
+      const first = await createPatient(testDb.database, tenant.id);
+      const second = await createPatient(testDb.database, tenant.id);
+      const third = await createPatient(testDb.database, tenant.id);
+      const fixture = (action: string, targetType: string | null, targetId: string | null, details: object) =>
+        asOwner(
+          testDb.ownerUrl,
+          'INSERT INTO audit_log (tenant_id, id, action, actor_user_id, subject_user_id, target_type, target_id, details) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
+          [tenant.id, uuidv7(), action, admin.user.id, doctor.user.id, targetType, targetId, JSON.stringify(details)],
+        );
+      await fixture('CARE_REQUEST_CREATED', 'care_request', uuidv7(), { patientId: first.id });
+      await fixture('CARE_TEAM_ASSIGNED', 'patient', second.id, {});
+      await fixture('PATIENT_VIEWED', 'patient', null, { patientIds: [third.id, first.id] });
+      const named = [first.id, second.id, third.id].sort();
+      const naming = await history(admin.token, { userId: doctor.user.id });
+      const [row] = await readsOf(naming);
+      expect(row).toMatchObject({ action: 'ACTIVITY_HISTORY_VIEWED', actor_user_id: admin.user.id, subject_user_id: doctor.user.id });
+      expect([...(row?.details.patientIds ?? [])].sort()).toEqual(named);
+      expect(await readsOf(naming)).toHaveLength(1);
+      // The doctor's own history names the same patients: audited too, as no one's account history.
+      const own = await history(doctor.token);
+      const [ownRow] = await readsOf(own);
+      expect(ownRow).toMatchObject({ action: 'ACTIVITY_HISTORY_VIEWED', actor_user_id: doctor.user.id, subject_user_id: null });
+      expect([...(ownRow?.details.patientIds ?? [])].sort()).toEqual(named);
+      // A page that shows none of those rows names no one.
+      expect(await readsOf(await history(doctor.token, { action: 'ACCOUNT_LOGIN' }))).toEqual([]);
     });
 
     it('answers a user of another tenant with 404', async () => {

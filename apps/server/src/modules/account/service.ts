@@ -13,6 +13,7 @@ import type { Database } from '../../db/database.js';
 import type { AuthContext } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { patientIdsNamedBy, patientIdsOfAccount, recordPatientReads } from '../audit/reads.js';
 import { listAudit, recordAudit, type AuditContext } from '../audit/store.js';
 import { assertAcceptablePassword, passwordRuleOf } from '../auth/password-policy.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
@@ -352,16 +353,31 @@ export async function readLogHistory(environment: AccountEnvironment, caller: Ca
     assertRankBelow(await database.withTenant(target.tenant.id, (tx) => accountRoleOf(tx, target.user)), caller.role);
     subject = { userId: target.user.id, tenantId: target.tenant.id };
   }
-  const { items, total } = await database.withTenant(subject.tenantId, (tx) =>
-    listAudit(tx, {
+  const ownHistory = subject.userId === caller.userId;
+  const { items, total } = await database.withTenant(subject.tenantId, async (tx) => {
+    const page = await listAudit(tx, {
       subjectUserId: subject.userId,
       page: query.page,
       size: query.size,
       ...(query.action === undefined ? {} : { action: query.action }),
       ...(query.from === undefined ? {} : { from: new Date(query.from) }),
       ...(query.to === undefined ? {} : { to: new Date(query.to) }),
-    }),
-  );
+    });
+    // Patients the page reveals: the account's own patient record (another account's history
+    // only: one's own reveals nothing new) and every patient its entries name. Audited in this
+    // transaction; an own history's row is no one's account history, so reading it adds nothing to it.
+    const patientIds = [...(ownHistory ? [] : await patientIdsOfAccount(tx, subject.userId)), ...page.items.flatMap(patientIdsNamedBy)];
+    if (patientIds.length > 0) {
+      await recordPatientReads(tx, subject.tenantId, environment.audit, {
+        action: 'ACTIVITY_HISTORY_VIEWED',
+        patientIds,
+        subjectUserId: ownHistory ? null : subject.userId,
+        targetType: 'user',
+        targetId: subject.userId,
+      });
+    }
+    return page;
+  });
   return {
     items: items.map((entry) => ({
       id: entry.id,

@@ -1,7 +1,8 @@
 import type { AuditAction } from '@rpm/contracts';
+import { eq } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { TenantTransaction } from '../../db/database.js';
-import { auditLog } from '../../db/schema.js';
+import { auditLog, patients } from '../../db/schema.js';
 import type { AuditContext } from './store.js';
 
 /**
@@ -60,4 +61,23 @@ export async function recordPatientReads(
       ...(at ? { occurredAt: at } : {}),
     })),
   );
+}
+
+/**
+ * The patient records of an account (a patient's own login), as `tx` sees them: what reading that
+ * account's photo or history reveals. Staff accounts have none.
+ */
+export async function patientIdsOfAccount(tx: TenantTransaction, userId: string): Promise<string[]> {
+  const rows = await tx.select({ id: patients.id }).from(patients).where(eq(patients.userId, userId));
+  return rows.map((row) => row.id);
+}
+
+/** The patients an audit entry names: `details.patientIds`, `details.patientId`, or a patient target. */
+export function patientIdsNamedBy(entry: { targetType: string | null; targetId: string | null; details: Record<string, unknown> }): string[] {
+  const { patientIds, patientId } = entry.details;
+  return [
+    ...(Array.isArray(patientIds) ? patientIds.filter((id): id is string => typeof id === 'string') : []),
+    ...(typeof patientId === 'string' ? [patientId] : []),
+    ...(entry.targetType === 'patient' && entry.targetId !== null ? [entry.targetId] : []),
+  ];
 }
