@@ -156,8 +156,6 @@ export const tenantConnectionsSchema = z.object({
 });
 export type TenantConnections = z.infer<typeof tenantConnectionsSchema>;
 
-export const CONNECTION_FAILURE_REASONS = ['unreachable', 'timeout', 'authentication', 'database', 'tls', 'failed'] as const;
-export type ConnectionFailureReason = (typeof CONNECTION_FAILURE_REASONS)[number];
 /** Answer of a successful test: every connection answered SELECT 1. */
 export const tenantConnectionTestSchema = z.object({
   connections: z.array(z.object({ kind: z.enum(TENANT_CONNECTION_KINDS), isReachable: z.boolean(), milliseconds: z.number().int() })),
