@@ -28,6 +28,8 @@ export const ERROR_STATUS = {
   'auth.accountDisabled': 400,
   /** Only doctor accounts may use the doctor app. */
   'auth.doctorOnly': 403,
+  /** Only patient accounts (patients, sub-user holders, followers) may use the patient app. */
+  'auth.patientOnly': 403,
   /** Too many failed logins from one address: wait, then try again. */
   'auth.throttled': 429,
   /** The session ended because the user's role or permissions changed: log in again. */

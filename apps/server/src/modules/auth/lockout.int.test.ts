@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, logIn, withSession } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
 import { createPlatformUser, createTenant, createTenantUser, TEST_PASSWORD } from '../../../test/factories.js';
-import { loginThrottle } from '../../db/schema.js';
+import { loginThrottle, sessions } from '../../db/schema.js';
 import { HOUR, ManualClock } from '../../lib/clock.js';
 import { THROTTLE } from './service.js';
 
@@ -257,6 +257,25 @@ describe('client apps', () => {
     expect(body.accessToken).toMatch(/^[\w-]{43}$/);
     expect(body.refreshToken).toMatch(/^[\w-]{43}$/);
     expect(accepted.cookies).toEqual([]);
+  });
+
+  it('lets only patient accounts into the patient app: staff get the permission message, no session', async () => {
+    const tenant = await createTenant(testDb.database);
+    const patient = await createTenantUser(testDb.database, tenant.id, { role: 'PATIENT' });
+    const payload = (username: string | null) => ({ tenant: tenant.code, username, password: TEST_PASSWORD, grant_type: 'password', app: 'patient' });
+    for (const role of ['DOCTOR', 'OPERATOR', 'CSKH', 'DOCTOR_ASSISTANT', 'ADMIN'] as const) {
+      const staff = await createTenantUser(testDb.database, tenant.id, { role });
+      const refused = await app.inject({ method: 'POST', url: '/auth/oauth-token', payload: payload(staff.email) });
+      expect(refused.statusCode, role).toBe(403);
+      expect(refused.json(), role).toMatchObject({ code: 'auth.patientOnly', message: "You don't have permission to access" });
+      expect(refused.json<{ data?: unknown }>().data, role).toBeUndefined();
+      expect(await testDb.database.system.$count(sessions, eq(sessions.userId, staff.id)), role).toBe(0);
+    }
+    const accepted = await app.inject({ method: 'POST', url: '/auth/oauth-token', payload: payload(patient.email) });
+    expect(accepted.statusCode).toBe(200);
+    const body = accepted.json<{ data: { role: string; accessToken?: string } }>().data;
+    expect(body.role).toBe('PATIENT');
+    expect(body.accessToken).toMatch(/^[\w-]{43}$/);
   });
 
   it('keeps one session per app: a console login does not end the doctor app session', async () => {

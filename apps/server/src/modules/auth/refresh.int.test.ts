@@ -24,7 +24,7 @@ interface Tokens {
 
 async function appLogin(rememberMe = false): Promise<Tokens & { userId: string; tenantCode: string }> {
   const tenant = await createTenant(testDb.database);
-  const user = await createTenantUser(testDb.database, tenant.id);
+  const user = await createTenantUser(testDb.database, tenant.id, { role: 'PATIENT' });
   const response = await app.inject({
     method: 'POST',
     url: '/auth/oauth-token',

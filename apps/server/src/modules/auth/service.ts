@@ -91,7 +91,7 @@ export function hashLoginIdentifier(secretsKey: Buffer, username: string): Buffe
 
 /**
  * Everything a login needs once the person has proven who they are, whichever the proof:
- * account state, the doctor-app rule, clearing failures, the session and the audit row.
+ * account state, the doctor-app and patient-app rules, clearing failures, the session and the audit row.
  */
 export async function completeLogin(
   environment: LoginEnvironment,
@@ -102,6 +102,9 @@ export async function completeLogin(
   if (isLocked(user, clock.now())) throw new AppError('auth.accountLocked');
   if (user.status !== 'ACTIVE') throw new AppError('auth.accountDisabled');
   if (options.app === 'doctor' && user.role !== 'DOCTOR') throw new AppError('auth.doctorOnly');
+  // The patient app is for patient accounts (patients, and sub-user holders and followers, who
+  // hold PATIENT-based accounts); staff get the spec's permission message.
+  if (options.app === 'patient' && user.role !== 'PATIENT') throw new AppError('auth.patientOnly');
   const issued = await issueSession(database, clock, {
     user,
     actingTenantId: options.tenant.id,

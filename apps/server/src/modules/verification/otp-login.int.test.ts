@@ -96,6 +96,19 @@ describe('OTP login by SMS (local provider)', () => {
     expect(tokens.accessToken).toMatch(/\S{20,}/);
     expect(tokens.refreshToken).toMatch(/\S{20,}/);
   });
+
+  it('refuses staff on the patient app with the permission message, and gives them no tokens', async () => {
+    const tenant = await createTenant(testDb.database);
+    const phone = newPhone();
+    const operator = await createTenantUser(testDb.database, tenant.id, { role: 'OPERATOR', phone });
+    const post = poster(app, newCallerIp());
+    expect((await post('/auth/oauth/otp/send', { tenant: tenant.code, phoneNumber: phone })).statusCode).toBe(200);
+    const code = await latestCodeTo(testDb.ownerUrl, phone);
+    const login = await post('/auth/oauth/otp/token-web', { tenantId: tenant.code, type: 'SMS', otp: code, username: phone, app: 'patient' });
+    expect(errorOf(login)).toMatchObject({ status: 403, code: 'auth.patientOnly', message: "You don't have permission to access" });
+    expect(login.json<{ data?: unknown }>().data).toBeUndefined();
+    expect(await auditActions(operator.id)).not.toContain('ACCOUNT_OTP_LOGIN');
+  });
 });
 
 describe('the life of a code', () => {
