@@ -240,7 +240,10 @@ export const transitionReasonSchema = z.object({ reason: noteText(1000).optional
 export const sosCaseStepSchema = z.object({
   type: z.enum(SOS_CASE_STEP_TYPES),
   note: noteText(1000).default(''),
-  /** For CALL_FOLLOWER and SMS: the follower contacted (the call or SMS is placed and recorded). */
+  /**
+   * For CALL_FOLLOWER and SMS: the follower contacted (the call or SMS is placed and recorded).
+   * CALL_PATIENT and SMS_PATIENT reach the patient's own phone (SMS_PATIENT: the note is the text).
+   */
   contactId: z.uuid().optional(),
 });
 export type SosCaseStep = z.infer<typeof sosCaseStepSchema>;

@@ -33,6 +33,7 @@ export type SosCaseAction = keyof typeof SOS_CASE_ACTIONS;
 /** What an operator did while handling a case (its action history). */
 export const SOS_CASE_STEP_TYPES = [
   'CALL_PATIENT',
+  'SMS_PATIENT',
   'CALL_FOLLOWER',
   'CALL_EMERGENCY',
   'SMS',

@@ -188,6 +188,8 @@ export const ERROR_STATUS = {
   'sosCase.reasonRequired': 400,
   /** Spec §6: SOS is for main users only, not sub-users. */
   'sosCase.subUser': 409,
+  /** A call or SMS to the patient from the case, when the patient has no phone. */
+  'sosCase.patientNoPhone': 409,
   'ticket.notFound': 404,
   /** An action the ticket machine (contracts cases.ts) does not allow from the ticket's status. */
   'ticket.invalidTransition': 409,

@@ -4,11 +4,20 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './app-error.js';
 
 /**
- * Who may call a route: anyone ('public'), anyone with a valid session ('session'), or a
- * session whose role grants the named permission. Every route under the API prefixes must say
- * which (enforced at registration), so no route is left unchecked by accident.
+ * Who may call a route: anyone ('public'), anyone with a valid session ('session'), a session
+ * whose role grants the named permission, or one that grants any of a list of permissions (a read
+ * shared by two roles' work, such as an SOS case: `health.sos` handles it, `health.view` reads it).
+ * Every route under the API prefixes must say which (enforced at registration), so no route is
+ * left unchecked by accident.
  */
-export type Access = 'public' | 'session' | Permission;
+export type Access = 'public' | 'session' | Permission | readonly [Permission, ...Permission[]];
+
+/** Does a role holding `held` pass a route's access rule (past authentication)? */
+export function accessGrants(access: Access, held: { has: (permission: Permission) => boolean } | readonly string[]): boolean {
+  if (access === 'public' || access === 'session') return true;
+  const holds = (permission: Permission) => ('has' in held ? held.has(permission) : held.includes(permission));
+  return typeof access === 'string' ? holds(access) : access.some(holds);
+}
 
 export interface AuthContext {
   sessionId: string;
@@ -92,7 +101,7 @@ export function installAccessControl(app: FastifyInstance, resolveSession: Sessi
     const token = readSessionToken(request);
     if (token === undefined) throw new AppError('auth.unauthorized');
     request.auth = await resolveSession(token);
-    if (access !== 'session' && !request.auth.permissions.has(access)) {
+    if (!accessGrants(access, request.auth.permissions)) {
       throw new AppError('auth.permissionDenied');
     }
     if (request.routeOptions.config.wholeTenant === true && !('all' in request.auth.visibility)) {

@@ -23,7 +23,7 @@ import { multipart } from '../../test/multipart.js';
 import { platformStaffTenants, scopes } from '../db/schema.js';
 import { patientBody } from '../modules/patients/test-support.js';
 import { publishEvent } from '../modules/realtime/publish.js';
-import { SESSION_COOKIE } from './access.js';
+import { accessGrants, SESSION_COOKIE, type Access } from './access.js';
 
 /**
  * QUALITY "every patient-scoped route and /ws, every role × relation: 0 decisions differ from the
@@ -311,11 +311,11 @@ it('decides every patient-scoped route and /ws for every role and relation exact
   // session may send its own readings, manual entries and hotline calls) and the rule lets the
   // caller read the patient.
   const SERVICE_PERMISSION: Record<string, string> = { 'POST /collector/readings': 'health.update', 'POST /health/manual': 'health.update' };
-  const isPermitted = (caller: Caller, method: string, url: string, access: string) => {
+  const isPermitted = (caller: Caller, method: string, url: string, access: Access) => {
     const held = DEFAULT_ROLE_PERMISSIONS[caller.role] as readonly string[];
     const needed = SERVICE_PERMISSION[`${method} ${url}`];
     if (needed !== undefined) return isPatientRole(caller.role) || held.includes(needed);
-    return access === 'session' || held.includes(access);
+    return accessGrants(access, held);
   };
 
   const mismatches: string[] = [];

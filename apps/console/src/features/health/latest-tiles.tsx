@@ -6,6 +6,7 @@ import { formatDateTime } from '../../lib/format-date';
 import { STATUS_COLOR } from '../patients/patient-status-badge';
 import { ErrorState, LoadingState } from '../shell/query-states';
 import { unitLabel } from './chart-data';
+import { VitalAgeLabel } from './vital-age-label';
 
 /** Measures shown as tiles, in this order, when the patient has them. */
 const TILE_MEASURES: readonly Measure[] = [
@@ -84,9 +85,7 @@ export function LatestTiles({ query }: { query: UseQueryResult<LatestReadings> }
                   {unitLabel(reading.unit)}
                 </Text>
               </Text>
-              <Text fz="xs" c="dimmed">
-                {formatDateTime(reading.measuredAt)}
-              </Text>
+              <VitalAgeLabel measuredAt={reading.measuredAt} />
             </Paper>
           ))}
         </SimpleGrid>

@@ -1,5 +1,6 @@
 import { Outlet, type RouteObject } from 'react-router';
-import { RequirePermission } from '../shell/permissions';
+import { ForbiddenPage } from '../shell/forbidden-page';
+import { RequirePermission, usePermissions } from '../shell/permissions';
 import { MessagesPage } from './messages-page';
 import { SosCasePage } from './sos-case-page';
 import { SosListPage } from './sos-list-page';
@@ -11,14 +12,33 @@ const guarded = (element: React.ReactNode) => (
   <RequirePermission permission="health.sos">{element}</RequirePermission>
 );
 
+/**
+ * Who may open an SOS case: its handlers (health.sos) and the clinicians who read the patient's
+ * health (health.view: a doctor following its SOS popup), read-only; the server's patient access
+ * rule decides which patients.
+ */
+export const SOS_CASE_READ_PERMISSIONS = ['health.sos', 'health.view'] as const;
+
+function RequireCaseReader({ children }: { children: React.ReactNode }) {
+  const { can } = usePermissions();
+  return <>{SOS_CASE_READ_PERMISSIONS.some((permission) => can(permission)) ? children : <ForbiddenPage />}</>;
+}
+
 /** SOS call list, patient in SOS, tickets (list, detail, statistics), SMS and call management. */
 export const monitoringRoutes: RouteObject[] = [
   {
     path: 'sos',
-    element: guarded(<Outlet />),
+    element: <Outlet />,
     children: [
-      { index: true, element: <SosListPage /> },
-      { path: ':caseId', element: <SosCasePage /> },
+      { index: true, element: guarded(<SosListPage />) },
+      {
+        path: ':caseId',
+        element: (
+          <RequireCaseReader>
+            <SosCasePage />
+          </RequireCaseReader>
+        ),
+      },
     ],
   },
   {

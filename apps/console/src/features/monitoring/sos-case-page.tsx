@@ -29,7 +29,8 @@ import { formatDateTime } from '../../lib/format-date';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { PatientStatusBadge } from '../patients/patient-status-badge';
 import { ErrorState, LoadingState } from '../shell/query-states';
-import { Can } from '../shell/permissions';
+import { usePermissions } from '../shell/permissions';
+import { VitalAgeLabel } from '../health/vital-age-label';
 import { usePageTitle } from '../shell/use-page-title';
 import { KpiBadge, SosStatusBadge } from './badges';
 import { changeSosCase, logSosStep, refreshMonitoring, sosCaseDetailQuery } from './monitoring-api';
@@ -39,8 +40,9 @@ import { ReasonDialog } from './reason-dialog';
 const SYSTEM_KINDS = new Set(['OPENED', 'SOS_REPEATED']);
 
 /**
- * Patient in SOS (spec §2, §3 SOS case): vitals at SOS time, location, followers with call and
- * SMS buttons, the action history, and the actions the case's state allows (with reasons).
+ * Patient in SOS (spec §2, §3 SOS case): vitals at SOS time with their age, location, the patient
+ * and followers with call and SMS buttons, the action history, and the actions the case's state
+ * allows (with reasons). Without health.sos (the patient's doctor) the case is read-only.
  */
 export function SosCasePage() {
   const { t } = useTranslation('monitoring');
@@ -86,6 +88,8 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
     },
   });
   const isClosed = sosCase.status === 'CLOSED';
+  const canHandle = usePermissions().can('health.sos');
+  const patientPhone = sosCase.patient.phone;
 
   return (
     <Stack gap="lg" maw={1380}>
@@ -107,7 +111,7 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
             </Text>
           </Group>
         </Stack>
-        <Can permission="health.sos">
+        {canHandle ? (
           <Group gap="sm" data-testid="sos-actions">
             {sosCase.allowedActions.map((candidate) => (
               <Button
@@ -123,8 +127,14 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
               </Button>
             ))}
           </Group>
-        </Can>
+        ) : null}
       </Group>
+
+      {canHandle ? null : (
+        <Alert color="blue" variant="light" data-testid="sos-read-only">
+          {t('sos.detail.readOnly')}
+        </Alert>
+      )}
 
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
         <Card withBorder radius="md">
@@ -138,7 +148,32 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
             <Text fz="sm" ff="monospace">
               {sosCase.patient.patientCode}
             </Text>
-            <Text fz="sm">{sosCase.patient.phone ?? '—'}</Text>
+            <Text fz="sm">{patientPhone ?? t('sos.detail.noPhone')}</Text>
+            {canHandle && patientPhone !== null ? (
+              <Group gap={6} data-testid="patient-contact">
+                <Button
+                  size="xs"
+                  disabled={isClosed}
+                  loading={step.isPending && step.variables.type === 'CALL_PATIENT'}
+                  onClick={() => {
+                    step.mutate({ type: 'CALL_PATIENT', note: '' });
+                  }}
+                >
+                  {t('sos.detail.callPatient')}
+                </Button>
+                <Button
+                  size="xs"
+                  variant="default"
+                  disabled={isClosed}
+                  loading={step.isPending && step.variables.type === 'SMS_PATIENT'}
+                  onClick={() => {
+                    step.mutate({ type: 'SMS_PATIENT', note: '' });
+                  }}
+                >
+                  {t('sos.detail.smsPatient')}
+                </Button>
+              </Group>
+            ) : null}
             <Text fz="sm" c="dimmed">
               {sosCase.healthCenter?.name ?? ''}
             </Text>
@@ -148,7 +183,7 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
             <Text fz="sm">
               {t('sos.detail.kpiDue')}: {formatDateTime(sosCase.kpiDueAt)}
             </Text>
-            {sosCase.ticketId === null ? null : (
+            {sosCase.ticketId === null || !canHandle ? null : (
               <Anchor component={Link} to={`../../tickets/${sosCase.ticketId}`} relative="path" fz="sm">
                 {t('sos.detail.openTicket')}
               </Anchor>
@@ -175,7 +210,9 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
                   <Table.Tr key={`${vital.measure}-${vital.measuredAt}`}>
                     <Table.Td>{t(`measure.${vital.measure}`, { defaultValue: vital.measure })}</Table.Td>
                     <Table.Td fw={600}>{vital.value}</Table.Td>
-                    <Table.Td c="dimmed">{formatDateTime(vital.measuredAt)}</Table.Td>
+                    <Table.Td>
+                      <VitalAgeLabel measuredAt={vital.measuredAt} fz="sm" />
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -233,6 +270,7 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
                     </Table.Td>
                     <Table.Td ff="monospace">{follower.phone}</Table.Td>
                     <Table.Td>
+                      {canHandle ? (
                       <Group gap={6} justify="flex-end">
                         <Button
                           size="xs"
@@ -257,6 +295,7 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
                           {t('sos.detail.sms')}
                         </Button>
                       </Group>
+                      ) : null}
                     </Table.Td>
                   </Table.Tr>
                 ))}
@@ -264,19 +303,21 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
             </Table>
           )}
         </Card>
-        <Card withBorder radius="md">
-          <Title order={2} fz="md" mb="sm">
-            {t('sos.detail.logAction')}
-          </Title>
-          <StepForm
-            disabled={isClosed}
-            isPending={step.isPending}
-            error={step.isError ? step.error : null}
-            onSubmit={(input) => {
-              step.mutate(input);
-            }}
-          />
-        </Card>
+        {canHandle ? (
+          <Card withBorder radius="md">
+            <Title order={2} fz="md" mb="sm">
+              {t('sos.detail.logAction')}
+            </Title>
+            <StepForm
+              disabled={isClosed}
+              isPending={step.isPending}
+              error={step.isError ? step.error : null}
+              onSubmit={(input) => {
+                step.mutate(input);
+              }}
+            />
+          </Card>
+        ) : null}
       </SimpleGrid>
 
       <HistoryTimeline
@@ -349,7 +390,7 @@ function StepForm({
           label={t('sos.detail.stepType')}
           placeholder={t('sos.detail.stepTypePlaceholder')}
           data={SOS_CASE_STEP_TYPES.filter(
-            (candidate) => candidate !== 'CALL_FOLLOWER' && candidate !== 'SMS',
+            (candidate) => candidate !== 'CALL_FOLLOWER' && candidate !== 'SMS' && candidate !== 'SMS_PATIENT',
           ).map((candidate) => ({ value: candidate, label: t(`historyKind.${candidate}`) }))}
           value={type}
           onChange={(value) => {

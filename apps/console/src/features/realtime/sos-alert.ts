@@ -5,6 +5,7 @@ import { z } from 'zod';
 export interface SosAlert {
   eventId: number;
   caseId: string;
+  patientId: string | null;
   patientName: string | null;
   reason: string | null;
   location: string | null;
@@ -14,6 +15,7 @@ export interface SosAlert {
 const coordinatesSchema = z.object({ latitude: z.number(), longitude: z.number() });
 const payloadSchema = z.object({
   sosCaseId: z.string().min(1),
+  patientId: z.string().nullish(),
   patientName: z.string().nullish(),
   reason: z.string().nullish(),
   location: z.unknown().optional(),
@@ -42,6 +44,7 @@ export function sosAlertOf(event: LiveEvent): SosAlert | null {
   return {
     eventId: event.id,
     caseId: parsed.data.sosCaseId,
+    patientId: parsed.data.patientId ?? event.patientId ?? null,
     patientName: parsed.data.patientName ?? null,
     reason: parsed.data.reason ?? null,
     location: describeLocation(parsed.data.location),

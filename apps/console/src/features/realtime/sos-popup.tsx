@@ -1,9 +1,13 @@
-import type { RoleArea } from '@rpm/contracts';
+import type { Permission, RoleArea } from '@rpm/contracts';
 import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { formatDateTime } from '../../lib/format-date';
+import { SOS_CASE_READ_PERMISSIONS } from '../monitoring/monitoring-routes';
+import { useNow } from '../health/vital-age-label';
+import { formatVitalAge, vitalAge } from '../health/vital-age';
 import { areaPath } from '../shell/navigation';
+import { usePermissions } from '../shell/permissions';
 import type { SosAlert } from './sos-alert';
 
 function Field({ label, value }: { label: string; value: string }) {
@@ -19,6 +23,20 @@ function Field({ label, value }: { label: string; value: string }) {
   );
 }
 
+/**
+ * Where the popup's main button leads, as far as the receiver may go: the case (handlers and the
+ * patient's clinicians), else the patient's profile, else nowhere (the popup only informs).
+ */
+export function sosPopupTarget(
+  can: (permission: Permission) => boolean,
+  alert: Pick<SosAlert, 'caseId' | 'patientId'>,
+): { kind: 'case'; path: string } | { kind: 'patient'; path: string } | null {
+  if (SOS_CASE_READ_PERMISSIONS.some((permission) => can(permission)))
+    return { kind: 'case', path: `sos/${alert.caseId}` };
+  if (alert.patientId !== null && can('user.view')) return { kind: 'patient', path: `patients/${alert.patientId}` };
+  return null;
+}
+
 /** The SOS popup: the oldest open alert first, with the patient, time, location and a way to the case. */
 export function SosPopup({
   alerts,
@@ -29,9 +47,13 @@ export function SosPopup({
   area: RoleArea;
   onDismiss: (caseId: string) => void;
 }) {
-  const { t } = useTranslation('realtime');
+  const { t, i18n } = useTranslation('realtime');
   const navigate = useNavigate();
+  const { can } = usePermissions();
+  const now = useNow();
   const alert = alerts[0];
+  const target = alert ? sosPopupTarget(can, alert) : null;
+  const age = alert ? vitalAge(alert.openedAt, now) : null;
   return (
     <Modal
       opened={alert !== undefined}
@@ -56,7 +78,10 @@ export function SosPopup({
       {alert ? (
         <Stack gap="sm" role="alert">
           <Field label={t('sos.patient')} value={alert.patientName ?? t('sos.unknownPatient')} />
-          <Field label={t('sos.time')} value={formatDateTime(alert.openedAt)} />
+          <Field
+            label={t('sos.time')}
+            value={`${formatDateTime(alert.openedAt)}${age === null ? '' : ` · ${formatVitalAge(age, i18n.language)}`}`}
+          />
           <Field label={t('sos.location')} value={alert.location ?? t('sos.noLocation')} />
           {alert.reason ? (
             <Field
@@ -78,16 +103,18 @@ export function SosPopup({
             >
               {t('sos.later')}
             </Button>
-            <Button
-              color="red"
-              data-autofocus
-              onClick={() => {
-                onDismiss(alert.caseId);
-                void navigate(areaPath(area, `sos/${alert.caseId}`));
-              }}
-            >
-              {t('sos.open')}
-            </Button>
+            {target === null ? null : (
+              <Button
+                color="red"
+                data-autofocus
+                onClick={() => {
+                  onDismiss(alert.caseId);
+                  void navigate(areaPath(area, target.path));
+                }}
+              >
+                {target.kind === 'case' ? t('sos.open') : t('sos.openPatient')}
+              </Button>
+            )}
           </Group>
         </Stack>
       ) : null}

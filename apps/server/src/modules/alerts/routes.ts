@@ -101,11 +101,13 @@ export const alertAccountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/sos-cases/:id',
     {
-      config: { access: 'health.sos' },
+      // Handlers (health.sos) and the patient's clinicians (health.view) read it; the patient
+      // access rule decides which patients (another center's case is 404).
+      config: { access: ['health.sos', 'health.view'] },
       schema: {
         tags,
         summary:
-          'Patient in SOS: the case with vitals at SOS time, location, followers, action history and the actions allowed now. Audited (SOS_CASE_VIEWED)',
+          'Patient in SOS: the case with vitals at SOS time, location, followers, action history and the actions allowed now (none without health.sos: a doctor reads the case of a patient it sees). Audited (SOS_CASE_VIEWED)',
         params: idParams,
         response: caseResponse,
       },
@@ -138,7 +140,7 @@ export const alertAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'Log an action on an open case: CALL_PATIENT, CALL_FOLLOWER (contactId: the call is placed), SMS (contactId: the SMS is sent), CALL_EMERGENCY, DISPATCH, NOTE. A closed case answers sosCase.invalidTransition',
+          'Log an action on an open case: CALL_PATIENT (the call to the patient’s phone is placed), SMS_PATIENT (the SMS is sent to the patient’s phone; note is its text), both sosCase.patientNoPhone without a phone; CALL_FOLLOWER (contactId: the call is placed), SMS (contactId: the SMS is sent), CALL_EMERGENCY, DISPATCH, NOTE. A closed case answers sosCase.invalidTransition',
         params: idParams,
         body: sosCaseStepSchema,
         response: caseResponse,
@@ -197,7 +199,7 @@ export const alertAccountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/tickets/:id',
     {
-      config: { access: 'health.sos' },
+      config: { access: ['health.sos', 'health.view'] },
       schema: {
         tags,
         summary: 'Ticket detail with its history and the actions allowed now',

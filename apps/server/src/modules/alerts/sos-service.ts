@@ -122,7 +122,11 @@ export async function listSosCases(
   });
 }
 
-async function caseDetail(tx: TenantTransaction, id: string): Promise<SosCaseDetail> {
+/**
+ * The case as the caller sees it: `canAct` false (a reader without health.sos, such as the
+ * patient's doctor) offers no action.
+ */
+async function caseDetail(tx: TenantTransaction, id: string, canAct = true): Promise<SosCaseDetail> {
   const [row] = await selectCases(tx).where(eq(sosCases.id, id)).limit(1);
   if (row === undefined) throw new AppError('sosCase.notFound');
   const history = await tx
@@ -153,14 +157,17 @@ async function caseDetail(tx: TenantTransaction, id: string): Promise<SosCaseDet
       at: entry.at.toISOString(),
     })),
     followers: followers.map(toContact),
-    allowedActions: actionsFrom(SOS_CASE_ACTIONS, sosCase.status as SosCaseStatus),
+    allowedActions: canAct ? actionsFrom(SOS_CASE_ACTIONS, sosCase.status as SosCaseStatus) : [],
   };
 }
 
-/** A case with its vitals, location, followers and history (patient in SOS). Audited. */
+/**
+ * A case with its vitals, location, followers and history (patient in SOS). Audited. Callers with
+ * health.sos handle it; others who may read the patient (its doctors, health.view) only read it.
+ */
 export async function readSosCase(environment: AlertEnvironment, id: string): Promise<SosCaseDetail> {
   return asCaller(environment, async (tx) => {
-    const detail = await caseDetail(tx, id);
+    const detail = await caseDetail(tx, id, environment.auth.permissions.has('health.sos'));
     await recordPatientReads(tx, environment.auth.tenantId, environment.audit, {
       action: 'SOS_CASE_VIEWED',
       targetType: 'sosCase',
@@ -331,9 +338,10 @@ export async function changeSosCase(
 }
 
 /**
- * Logs what the operator did (spec §3 action taken): a call to the patient or a follower, an SMS,
- * a dispatch, a note. Calls and SMS to a follower are placed and recorded (SMS and call
- * management). A closed case takes no more actions (sosCase.invalidTransition).
+ * Logs what the operator did (spec §3 action taken): a call or SMS to the patient or a follower, a
+ * dispatch, a note. Calls and SMS to the patient or a follower are placed and recorded (SMS and
+ * call management), the history naming who was reached at which number; the patient without a
+ * phone answers sosCase.patientNoPhone. A closed case takes no more actions (sosCase.invalidTransition).
  */
 export async function logSosStep(
   environment: AlertEnvironment,
@@ -383,14 +391,27 @@ export async function logSosStep(
           purpose: 'SOS_OPERATOR_SMS',
         });
       }
-    } else if (step.type === 'CALL_PATIENT' && patient.phone !== null) {
-      await queueCall(tx, clock, tenantId, {
-        patient,
-        sosCaseId: id,
-        to: patient.phone,
-        toName: patient.fullName,
-        purpose: 'SOS_OPERATOR_CALL',
-      });
+    } else if (step.type === 'CALL_PATIENT' || step.type === 'SMS_PATIENT') {
+      // The patient is reached through the same adapters as followers, at the patient's phone.
+      if (patient.phone === null || patient.phone === '') throw new AppError('sosCase.patientNoPhone');
+      contactName = `${patient.fullName} (${patient.phone})`;
+      const link = { patient, sosCaseId: id, to: patient.phone, toName: patient.fullName };
+      if (step.type === 'CALL_PATIENT') {
+        await queueCall(tx, clock, tenantId, { ...link, purpose: 'SOS_OPERATOR_CALL' });
+      } else {
+        await sendPatientMessage(tx, clock, tenantId, {
+          patient,
+          sosCaseId: id,
+          channel: 'SMS',
+          recipient: patient.phone,
+          toName: patient.fullName,
+          body:
+            step.note === ''
+              ? renderAlertText(patient.language, 'SOS_PATIENT', { name: patient.fullName, hotline: patient.hotline })
+              : step.note,
+          purpose: 'SOS_OPERATOR_SMS',
+        });
+      }
     }
     const note = [contactName, step.note].filter((part) => part !== '').join(': ');
     await recordCaseHistory(tx, {

@@ -8,6 +8,7 @@ export type AlertText =
   | 'HIGH_RISK_PATIENT'
   | 'HIGH_RISK_FOLLOWER'
   | 'SOS_FOLLOWER'
+  | 'SOS_PATIENT'
   | 'SOS_CARE_TEAM_SUBJECT'
   | 'SOS_CARE_TEAM'
   | 'FOLLOWER_CALL_REQUEST'
@@ -22,6 +23,7 @@ export const ALERT_TEXTS: Record<'en' | 'vi', Record<AlertText, string>> = {
     HIGH_RISK_FOLLOWER:
       '{name} has high-risk health readings ({level}) and did not answer. Please check on them. Hotline: {hotline}',
     SOS_FOLLOWER: 'SOS: {name} needs help ({level}).{location} Please call them now. Hotline: {hotline}',
+    SOS_PATIENT: 'We received your SOS and are trying to reach you. If you can, call the hotline: {hotline}',
     SOS_CARE_TEAM_SUBJECT: 'SOS: {name}',
     SOS_CARE_TEAM:
       'Your patient {name} raised an SOS ({level}).{location} An SOS case is open in the console.',
@@ -38,6 +40,8 @@ export const ALERT_TEXTS: Record<'en' | 'vi', Record<AlertText, string>> = {
       '{name} có chỉ số sức khỏe nguy cơ cao ({level}) và chưa phản hồi. Vui lòng kiểm tra tình trạng của họ. Đường dây nóng: {hotline}',
     SOS_FOLLOWER:
       'SOS: {name} cần giúp đỡ ({level}).{location} Vui lòng gọi ngay cho họ. Đường dây nóng: {hotline}',
+    SOS_PATIENT:
+      'Chúng tôi đã nhận được SOS của bạn và đang liên hệ với bạn. Nếu có thể, hãy gọi đường dây nóng: {hotline}',
     SOS_CARE_TEAM_SUBJECT: 'SOS: {name}',
     SOS_CARE_TEAM:
       'Bệnh nhân {name} của bạn đã phát SOS ({level}).{location} Một ca SOS đang mở trên hệ thống.',
