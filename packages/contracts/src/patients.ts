@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { adultBirthdaySchema, BLOOD_TYPES, GENDERS, personNameSchema } from './account.js';
 import { emailSchema, phoneSchema } from './auth.js';
+import { ALERT_TYPES } from './cases.js';
 import { pageQuerySchema } from './envelope.js';
+import { STATUS_REASON_CODES } from './status-lifecycle.js';
 import { safeText } from './text.js';
+import { ALERT_LEVELS } from './thresholds.js';
 
 // Patients (spec §2 patient management and profile, §3 Patient and User profile, §4 patient status
 // and account deletion, §5 profile and contact data) and the dashboard counts (§7).
@@ -67,7 +70,9 @@ const noteText = (max: number) =>
     .refine((value) => hasNoControlCharacters(value.replace(/[\n\r\t]/g, ' ')), controlCharacterIssue);
 
 const nameSchema = personNameSchema.refine(hasNoControlCharacters, controlCharacterIssue);
-const optionalNameSchema = safeText().max(60).regex(/^[^\d]*$/, { error: 'must not contain digits' });
+const optionalNameSchema = safeText()
+  .max(60)
+  .regex(/^[^\d]*$/, { error: 'must not contain digits' });
 
 /** Patient id: letters, digits and dashes (for example BNCS10001), unique in the tenant. */
 export const patientCodeSchema = z
@@ -165,8 +170,41 @@ export type PatientUpdate = z.infer<typeof patientUpdateSchema>;
 
 // Lists -------------------------------------------------------------------------------------
 
-export const PATIENT_SORT_FIELDS = ['name', 'code', 'status', 'created', 'birthday'] as const;
+export const PATIENT_SORT_FIELDS = ['name', 'code', 'status', 'created', 'birthday', 'severity'] as const;
 export type PatientSortField = (typeof PATIENT_SORT_FIELDS)[number];
+
+/**
+ * Triage: how much a patient needs attention now, worst first. An open SOS case comes before the
+ * SOS status alone; NO_DATA is a NORMAL patient whose bound watch stopped syncing (device NO_SYNC).
+ * Sorting by `severity` (desc) follows this order, then the most recent reading first.
+ */
+export const PATIENT_ATTENTION_LEVELS = [
+  'OPEN_SOS_CASE',
+  'SOS',
+  'HIGH_RISK',
+  'AT_RISK',
+  'NO_DATA',
+  'NORMAL',
+] as const;
+export type PatientAttention = (typeof PATIENT_ATTENTION_LEVELS)[number];
+
+export function attentionOf(patient: {
+  status: PatientStatus;
+  openSosCaseId: string | null;
+  noData: boolean;
+}): PatientAttention {
+  if (patient.openSosCaseId !== null) return 'OPEN_SOS_CASE';
+  if (patient.status !== 'NORMAL') return patient.status;
+  return patient.noData ? 'NO_DATA' : 'NORMAL';
+}
+
+/**
+ * Whose patients: `mine` is the caller's care team (a doctor's patients in patient_doctors, an
+ * assistant's those of the doctors they assist in doctor_assistants); `center` is every patient the
+ * caller's level sees. Both stay within what the caller sees.
+ */
+export const PATIENT_LIST_SCOPES = ['mine', 'center'] as const;
+export type PatientListScope = (typeof PATIENT_LIST_SCOPES)[number];
 
 export const patientListQuerySchema = pageQuerySchema.extend({
   search: plainText(80).optional().describe('Part of the name, patient id, phone number or email'),
@@ -174,7 +212,18 @@ export const patientListQuerySchema = pageQuerySchema.extend({
   centerId: z.uuid().optional().describe('Only patients of this health center'),
   doctorId: z.uuid().optional().describe('Only patients with this doctor in their care team'),
   packageCode: plainText(40).optional().describe('Only patients on this package'),
-  sortField: z.enum(PATIENT_SORT_FIELDS).default('created'),
+  scope: z
+    .enum(PATIENT_LIST_SCOPES)
+    .default('center')
+    .describe(
+      'mine: the caller’s care team (doctor, or the doctors an assistant assists); center: all the caller sees',
+    ),
+  sortField: z
+    .enum(PATIENT_SORT_FIELDS)
+    .default('created')
+    .describe(
+      'severity: open SOS case, SOS, HIGH_RISK, AT_RISK, no data, NORMAL (desc: worst first), then latest reading',
+    ),
   sortType: z.enum(['asc', 'desc']).default('desc'),
 });
 export type PatientListQuery = z.infer<typeof patientListQuerySchema>;
@@ -184,7 +233,8 @@ export type PatientExportQuery = z.infer<typeof patientExportQuerySchema>;
 
 const centerRefSchema = z.object({ id: z.uuid(), name: z.string() });
 
-export const patientSummarySchema = z.object({
+/** What every view of a patient record says (the list adds triage, the profile the rest). */
+const patientRecordSchema = z.object({
   id: z.uuid(),
   patientCode: z.string(),
   firstName: z.string(),
@@ -200,9 +250,36 @@ export const patientSummarySchema = z.object({
   createdAt: z.iso.datetime(),
   accountState: z.enum(PATIENT_ACCOUNT_STATES),
 });
+
+/** A row of the patient list: the record and its triage columns. */
+export const patientSummarySchema = patientRecordSchema.extend({
+  /** Triage (PATIENT_ATTENTION_LEVELS). */
+  attention: z.enum(PATIENT_ATTENTION_LEVELS),
+  /** A bound watch of the patient stopped syncing (device NO_SYNC). */
+  noData: z.boolean(),
+  lastReadingAt: z.iso.datetime().nullable(),
+  /** Seconds from the last reading to the server's now (null without a reading). */
+  lastReadingAgeSeconds: z.number().int().nullable(),
+  /**
+   * What crossed: the latest alert not yet resolved (OPEN or ACKNOWLEDGED), with the readings that
+   * reached its level (canonical units; two for blood pressure, none for a fall or a call).
+   */
+  crossed: z
+    .object({
+      alertId: z.uuid(),
+      type: z.enum(ALERT_TYPES),
+      level: z.enum(ALERT_LEVELS),
+      readings: z.array(z.object({ measure: z.string(), value: z.number(), measuredAt: z.iso.datetime() })),
+      raisedAt: z.iso.datetime(),
+    })
+    .nullable(),
+  openSosCaseId: z.uuid().nullable(),
+  /** The most recent ticket neither closed (SUCCESS) nor canceled. */
+  openTicketId: z.uuid().nullable(),
+});
 export type PatientSummary = z.infer<typeof patientSummarySchema>;
 
-export const patientDetailSchema = patientSummarySchema.extend({
+export const patientDetailSchema = patientRecordSchema.extend({
   middleName: z.string(),
   heightCm: z.number().nullable(),
   weightKg: z.number().nullable(),
@@ -248,6 +325,13 @@ export const patientStatusHistoryEntrySchema = z.object({
   fromStatus: z.enum(PATIENT_STATUSES),
   toStatus: z.enum(PATIENT_STATUSES),
   reason: z.string(),
+  reasonCode: z
+    .enum(STATUS_REASON_CODES)
+    .nullable()
+    .describe(
+      'Why, as data: the console renders patients:statusReasons.<code> with reasonParams (null: manual or older rows, show reason)',
+    ),
+  reasonParams: z.record(z.string(), z.union([z.string(), z.number()])),
   changedBy: personRefSchema.nullable(),
   changedAt: z.iso.datetime(),
 });
@@ -292,7 +376,16 @@ export const patientStatusCountsSchema = z.object({
 });
 export type PatientStatusCounts = z.infer<typeof patientStatusCountsSchema>;
 
+const countScopeSchema = z
+  .enum(PATIENT_LIST_SCOPES)
+  .describe('Same as the patient list’s scope: its totals by status equal these counts');
 export const operatorCountQuerySchema = z.object({
   mhscId: z.uuid().optional().describe('Only this health center (within what the caller sees)'),
+  scope: countScopeSchema.default('center'),
+});
+/** The doctor's and the assistant's counts: their care team unless asked for the whole center. */
+export const clinicalCountQuerySchema = z.object({
+  mhscId: z.uuid().optional().describe('Only this health center (within what the caller sees)'),
+  scope: countScopeSchema.default('mine'),
 });
 export const centerCountQuerySchema = z.object({ mhscId: z.uuid().describe('The health center') });

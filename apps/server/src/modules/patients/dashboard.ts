@@ -1,4 +1,4 @@
-import type { PatientStatusCounts } from '@rpm/contracts';
+import type { PatientListScope, PatientStatusCounts } from '@rpm/contracts';
 import { sql } from 'drizzle-orm';
 import { withCaller } from '../../db/caller.js';
 import { AppError } from '../../http/app-error.js';
@@ -11,37 +11,21 @@ function withTotal(counts: store.StatusCounts): PatientStatusCounts {
 
 /**
  * The dashboard counts (spec §7): live patients by status, always within what the caller's level
- * sees (withCaller). A center outside it counts as not found, like everywhere else.
+ * sees (withCaller), with the patient list's own conditions for the same scope and center, so the
+ * counts equal the list's totals. `mine` is the caller's care team (a doctor's patients, an
+ * assistant's doctors' patients). A center outside what the caller sees counts as not found.
  */
-async function countFor(
+export function countPatients(
   environment: PatientEnvironment,
-  scope: { centerId?: string | undefined; doctorIds?: ReturnType<typeof sql> | undefined },
+  filter: { scope: PatientListScope; centerId?: string | undefined },
 ): Promise<PatientStatusCounts> {
   return withCaller(environment.database, environment.auth, async (tx) => {
-    if (scope.centerId !== undefined) {
+    if (filter.centerId !== undefined) {
       const visible = await tx.execute<{ id: string }>(
-        sql`SELECT id FROM health_centers WHERE id = ${scope.centerId}::uuid`,
+        sql`SELECT id FROM health_centers WHERE id = ${filter.centerId}::uuid`,
       );
       if (visible.rows.length === 0) throw new AppError('center.notFound');
     }
-    return withTotal(await store.countByStatus(tx, scope));
+    return withTotal(await store.countByStatus(tx, { ...filter, callerId: environment.auth.userId }));
   });
-}
-
-/** GET /account/doctor/getCountPatientStatus: the calling doctor's patients (their care teams). */
-export function countForDoctor(environment: PatientEnvironment): Promise<PatientStatusCounts> {
-  return countFor(environment, { doctorIds: sql`${environment.auth.userId}::uuid` });
-}
-
-/** GET /account/doctor-assistant/get-count-patient-status: patients of the assistant's doctors. */
-export function countForAssistant(environment: PatientEnvironment): Promise<PatientStatusCounts> {
-  return countFor(environment, { doctorIds: store.doctorsOfAssistant(environment.auth.userId) });
-}
-
-/** GET /account/operator/getCountPatientStatus and /smadmin/mhsc/getCountPatientStatus. */
-export function countForCenter(
-  environment: PatientEnvironment,
-  centerId: string | undefined,
-): Promise<PatientStatusCounts> {
-  return countFor(environment, { centerId });
 }

@@ -56,7 +56,7 @@ export async function exportPatients(
   const { auth, clock } = environment;
   const total = await withCaller(environment.database, auth, async (tx) => {
     // The ids of the file's rows, read with its filters and order: the audit row names them all.
-    const ids = await store.patientIdsOf(tx, query);
+    const ids = await store.patientIdsOf(tx, { ...query, callerId: auth.userId });
     if (ids.length > 0) {
       await recordPatientReads(
         tx,
@@ -78,7 +78,7 @@ export async function exportPatients(
   async function* rows(): AsyncGenerator<XlsxValue[]> {
     for (let offset = 0; offset < total; offset += EXPORT_BATCH) {
       const batch = await withCaller(environment.database, auth, (tx) =>
-        store.patientBatch(tx, query, offset, EXPORT_BATCH),
+        store.patientBatch(tx, { ...query, callerId: auth.userId }, offset, EXPORT_BATCH),
       );
       for (const { patient, centerName } of batch) {
         yield [

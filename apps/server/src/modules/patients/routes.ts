@@ -1,6 +1,7 @@
 import fastifyMultipart from '@fastify/multipart';
 import {
   centerCountQuerySchema,
+  clinicalCountQuerySchema,
   operatorCountQuerySchema,
   pageOf,
   PATIENT_FILE_MAX_BYTES,
@@ -29,7 +30,7 @@ import { auditContextOf } from '../../http/audit-context.js';
 import { ok } from '../../http/envelope.js';
 import { createLocalFileStorage } from '../../lib/file-storage.js';
 import { attachmentHeader, XLSX_CONTENT_TYPE } from '../../lib/xlsx.js';
-import { countForAssistant, countForCenter, countForDoctor } from './dashboard.js';
+import { countPatients } from './dashboard.js';
 import { exportPatients } from './export.js';
 import {
   deletePatientFile,
@@ -57,7 +58,7 @@ const fileParams = z.object({ id: z.uuid(), fileId: z.uuid() });
 const detailResponse = { 200: successEnvelope(patientDetailSchema) };
 const countsResponse = { 200: successEnvelope(patientStatusCountsSchema) };
 const LIST_NOTE =
-  'Paged (page from 0, size), searchable by name, patient id, phone or email, filterable by status, centerId, doctorId and packageCode, sortable (sortField name|code|status|created|birthday, sortType asc|desc). Deleted accounts are not listed.';
+  'Paged (page from 0, size), searchable by name, patient id, phone or email, filterable by status, centerId, doctorId and packageCode, scope mine (the caller’s care team) or center (all the caller sees, the default), sortable (sortField name|code|status|created|birthday|severity, sortType asc|desc; severity desc is triage order: open SOS case, SOS, HIGH_RISK, AT_RISK, no data, NORMAL, then the latest reading first). Each row has its triage columns: attention, last reading and its age, what crossed (the latest unresolved alert), the open SOS case and open ticket. Deleted accounts are not listed.';
 
 /** Routes for one kind of caller are role-gated: access 'session' plus this check before the body is read. */
 const requireCaller = (isAllowed: (auth: AuthContext) => boolean) => async (request: FastifyRequest) => {
@@ -337,11 +338,18 @@ export const patientAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'Dashboard: the calling doctor’s patients (their care teams) by status (doctors holding dashboard.view)',
+          'Dashboard: the calling doctor’s patients (scope mine, the default: their care teams; center: all they see) by status, equal to the patient list’s totals for the same scope (doctors holding dashboard.view)',
+        querystring: clinicalCountQuerySchema,
         response: countsResponse,
       },
     },
-    async (request) => ok(await countForDoctor(environmentOf(request))),
+    async (request) =>
+      ok(
+        await countPatients(environmentOf(request), {
+          scope: request.query.scope,
+          centerId: request.query.mhscId,
+        }),
+      ),
   );
 
   app.get(
@@ -352,11 +360,18 @@ export const patientAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'Dashboard: patients of the calling assistant’s doctors by status (doctor assistants holding dashboard.view)',
+          'Dashboard: patients of the calling assistant’s doctors (scope mine, the default; center: all they see) by status, equal to the patient list’s totals for the same scope (doctor assistants holding dashboard.view)',
+        querystring: clinicalCountQuerySchema,
         response: countsResponse,
       },
     },
-    async (request) => ok(await countForAssistant(environmentOf(request))),
+    async (request) =>
+      ok(
+        await countPatients(environmentOf(request), {
+          scope: request.query.scope,
+          centerId: request.query.mhscId,
+        }),
+      ),
   );
 
   app.get(
@@ -366,12 +381,18 @@ export const patientAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'Dashboard: patients the caller’s level sees by status, optionally of one health center (mhscId)',
+          'Dashboard: patients the caller’s level sees by status (scope center, the default; mine: their care team), optionally of one health center (mhscId), equal to the patient list’s totals for the same scope',
         querystring: operatorCountQuerySchema,
         response: countsResponse,
       },
     },
-    async (request) => ok(await countForCenter(environmentOf(request), request.query.mhscId)),
+    async (request) =>
+      ok(
+        await countPatients(environmentOf(request), {
+          scope: request.query.scope,
+          centerId: request.query.mhscId,
+        }),
+      ),
   );
 
   app.get(
@@ -387,6 +408,7 @@ export const patientAccountRoutes: FastifyPluginAsyncZod = async (app) => {
         response: countsResponse,
       },
     },
-    async (request) => ok(await countForCenter(environmentOf(request), request.query.mhscId)),
+    async (request) =>
+      ok(await countPatients(environmentOf(request), { scope: 'center', centerId: request.query.mhscId })),
   );
 };

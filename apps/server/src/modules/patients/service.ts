@@ -162,7 +162,11 @@ function columnsOf(input: PatientCreate) {
 export function listPatients(environment: PatientEnvironment, query: PatientListQuery): Promise<PatientPage> {
   const { page, size, ...filter } = query;
   return withCaller(environment.database, environment.auth, async (tx) => {
-    const { items, total } = await store.listPatients(tx, filter, { page, size });
+    const { items, total } = await store.listPatients(
+      tx,
+      { ...filter, callerId: environment.auth.userId },
+      { page, size },
+    );
     await recordPatientReads(
       tx,
       environment.auth.tenantId,
@@ -174,7 +178,8 @@ export function listPatients(environment: PatientEnvironment, query: PatientList
       },
       environment.clock.now(),
     );
-    return { items: items.map(toSummary), page, size, total };
+    const now = environment.clock.now();
+    return { items: items.map((row) => toSummary(row, now)), page, size, total };
   });
 }
 

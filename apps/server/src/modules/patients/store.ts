@@ -1,4 +1,4 @@
-import type { PatientListQuery, PatientStatus } from '@rpm/contracts';
+import type { PatientListQuery, PatientListScope, PatientStatus } from '@rpm/contracts';
 import { and, asc, count, desc, eq, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { SystemStore, TenantTransaction } from '../../db/database.js';
 import {
@@ -10,12 +10,27 @@ import {
   tenants,
   users,
   type PatientRow,
+  type StoredVital,
 } from '../../db/schema.js';
 
 /** A patient with the name of their health center (joins see what the caller sees). */
 export interface PatientWithCenter {
   patient: PatientRow;
   centerName: string | null;
+}
+
+/** A listed patient: the record and what triage needs (open case and ticket, what crossed, silence). */
+export interface ListedPatient extends PatientWithCenter {
+  openSosCaseId: string | null;
+  openTicketId: string | null;
+  noData: boolean;
+  crossed: {
+    id: string;
+    type: string;
+    level: string;
+    readings: StoredVital[];
+    createdAt: string;
+  } | null;
 }
 
 const escapeLike = (text: string) => `%${text.replace(/[%_\\]/g, '\\$&')}%`;
@@ -30,15 +45,32 @@ function selectPatients(tx: TenantTransaction) {
     );
 }
 
-export type PatientFilter = Omit<PatientListQuery, 'page' | 'size'>;
+/** The list's filters and who asks (the `mine` scope is the caller's care team). */
+export type PatientFilter = Omit<PatientListQuery, 'page' | 'size'> & { callerId: string };
 
 /** Patients of these doctors (the care-team links), as a condition. */
 const ofDoctors = (doctorIds: SQL) =>
   sql`${patients.id} IN (SELECT link.patient_id FROM patient_doctors link WHERE link.doctor_id IN (${doctorIds}))`;
 
+/**
+ * The caller's care team: patients linked to them (a doctor) or to a doctor they assist (an
+ * assistant). One rule for every role, so the list and the counts of `mine` cannot differ.
+ */
+const careTeamOf = (userId: string) =>
+  ofDoctors(
+    sql`SELECT ${userId}::uuid UNION ALL SELECT assist.doctor_id FROM doctor_assistants assist WHERE assist.assistant_id = ${userId}::uuid`,
+  );
+
 /** The list's conditions; deleted accounts (waiting for the purge) are never listed. */
-export function conditionsOf(filter: Partial<PatientFilter>, extra: SQL[] = []): SQL | undefined {
+export function conditionsOf(
+  filter: Partial<Omit<PatientFilter, 'callerId'>> & { callerId?: string | undefined },
+  extra: SQL[] = [],
+): SQL | undefined {
   const conditions: (SQL | undefined)[] = [eq(patients.accountState, 'ACTIVE'), ...extra];
+  if (filter.scope === 'mine') {
+    if (filter.callerId === undefined) throw new Error('the mine scope needs the caller');
+    conditions.push(careTeamOf(filter.callerId));
+  }
   if (filter.status !== undefined) conditions.push(eq(patients.status, filter.status));
   if (filter.centerId !== undefined) conditions.push(eq(patients.healthCenterId, filter.centerId));
   if (filter.packageCode !== undefined && filter.packageCode !== '')
@@ -63,9 +95,75 @@ export function conditionsOf(filter: Partial<PatientFilter>, extra: SQL[] = []):
   return and(...conditions);
 }
 
+// Triage columns: one statement per page. The open case joins on its partial unique index (one
+// open case per patient); silent watches and open tickets are read once each (hash joins on the
+// few NO_SYNC devices and open tickets); what crossed is a lateral probe of alerts_by_patient.
+const openCase = sql`open_case`;
+const silent = sql`silent`;
+const openTicket = sql`open_ticket`;
+const crossed = sql`crossed`;
+
+/**
+ * Severity rank, worst highest (PATIENT_ATTENTION_LEVELS reversed): open SOS case 5, SOS 4,
+ * HIGH_RISK 3, AT_RISK 2, NORMAL with a silent watch (no data) 1, NORMAL 0.
+ */
+const severityRank = sql`CASE
+  WHEN open_case.id IS NOT NULL THEN 5
+  WHEN ${patients.status} = 'SOS' THEN 4
+  WHEN ${patients.status} = 'HIGH_RISK' THEN 3
+  WHEN ${patients.status} = 'AT_RISK' THEN 2
+  WHEN silent.patient_id IS NOT NULL THEN 1
+  ELSE 0 END`;
+
+function selectListed(tx: TenantTransaction) {
+  return tx
+    .select({
+      patient: patients,
+      centerName: healthCenters.name,
+      openSosCaseId: sql<string | null>`open_case.id`,
+      openTicketId: sql<string | null>`open_ticket.id`,
+      noData: sql<boolean>`silent.patient_id IS NOT NULL`,
+      crossed: sql<ListedPatient['crossed']>`CASE WHEN crossed.id IS NULL THEN NULL ELSE
+        json_build_object('id', crossed.id, 'type', crossed.type, 'level', crossed.level,
+                          'readings', crossed.measure_values, 'createdAt', crossed.created_at) END`,
+    })
+    .from(patients)
+    .leftJoin(
+      healthCenters,
+      and(eq(healthCenters.tenantId, patients.tenantId), eq(healthCenters.id, patients.healthCenterId)),
+    )
+    .leftJoin(
+      sql`sos_cases ${openCase}`,
+      sql`open_case.tenant_id = ${patients.tenantId} AND open_case.patient_id = ${patients.id} AND open_case.status <> 'CLOSED'`,
+    )
+    .leftJoin(
+      sql`(SELECT DISTINCT device.patient_id FROM devices device
+            WHERE device.patient_id IS NOT NULL AND device.app_status = 'NO_SYNC') ${silent}`,
+      sql`silent.patient_id = ${patients.id}`,
+    )
+    .leftJoin(
+      sql`(SELECT DISTINCT ON (ticket.patient_id) ticket.patient_id, ticket.id FROM tickets ticket
+            WHERE ticket.status NOT IN ('SUCCESS', 'CANCELED')
+            ORDER BY ticket.patient_id, ticket.created_at DESC, ticket.id DESC) ${openTicket}`,
+      sql`open_ticket.patient_id = ${patients.id}`,
+    )
+    .leftJoinLateral(
+      sql`(SELECT alert.id, alert.type, alert.level, alert.measure_values, alert.created_at FROM alerts alert
+            WHERE alert.tenant_id = ${patients.tenantId} AND alert.patient_id = ${patients.id}
+              AND alert.status <> 'RESOLVED'
+            ORDER BY alert.created_at DESC LIMIT 1) ${crossed}`,
+      sql`true`,
+    );
+}
+
 function orderOf(filter: Pick<PatientFilter, 'sortField' | 'sortType'>): SQL[] {
   const direction = filter.sortType === 'desc' ? desc : asc;
   switch (filter.sortField) {
+    case 'severity':
+      // Worst first, then the freshest reading (no reading last); asc is the exact reverse.
+      return filter.sortType === 'desc'
+        ? [sql`${severityRank} DESC`, sql`${patients.lastReadingAt} DESC NULLS LAST`, asc(patients.id)]
+        : [sql`${severityRank} ASC`, sql`${patients.lastReadingAt} ASC NULLS FIRST`, desc(patients.id)];
     case 'name':
       return [
         direction(sql`lower(${patients.firstName})`),
@@ -98,7 +196,7 @@ export async function listPatients(
 ) {
   const where = conditionsOf(filter);
   // One after the other: a transaction is one connection, which runs one query at a time.
-  const items = await selectPatients(tx)
+  const items: ListedPatient[] = await selectListed(tx)
     .where(where)
     .orderBy(...orderOf(filter))
     .limit(page.size)
@@ -114,7 +212,7 @@ export async function patientBatch(
   offset: number,
   limit: number,
 ): Promise<PatientWithCenter[]> {
-  return selectPatients(tx)
+  return selectListed(tx)
     .where(conditionsOf(filter))
     .orderBy(...orderOf(filter))
     .limit(limit)
@@ -123,12 +221,10 @@ export async function patientBatch(
 
 /** The ids of every patient the export writes, in its order (the export's audit row names them). */
 export async function patientIdsOf(tx: TenantTransaction, filter: PatientFilter): Promise<string[]> {
-  const rows = await tx
-    .select({ id: patients.id })
-    .from(patients)
+  const rows = await selectListed(tx)
     .where(conditionsOf(filter))
     .orderBy(...orderOf(filter));
-  return rows.map((row) => row.id);
+  return rows.map((row) => row.patient.id);
 }
 
 /** A patient the transaction may see (deleted accounts included), locked when asked. */
@@ -299,28 +395,22 @@ export async function statusHistory(tx: TenantTransaction, patientId: string) {
 export type StatusCounts = Record<PatientStatus, number>;
 
 /**
- * Live patients by status, within what the transaction sees, optionally of one center or of the
- * given doctors' care teams (a subquery of doctor ids).
+ * Live patients by status, within what the transaction sees: the list's conditions for the same
+ * scope and center, so the counts always add up to the list's totals.
  */
 export async function countByStatus(
   tx: TenantTransaction,
-  scope: { centerId?: string | undefined; doctorIds?: SQL | undefined },
+  filter: { scope: PatientListScope; centerId?: string | undefined; callerId: string },
 ): Promise<StatusCounts> {
-  const extra: SQL[] = [];
-  if (scope.doctorIds !== undefined) extra.push(ofDoctors(scope.doctorIds));
   const rows = await tx
     .select({ status: patients.status, total: count() })
     .from(patients)
-    .where(conditionsOf({ centerId: scope.centerId }, extra))
+    .where(conditionsOf(filter))
     .groupBy(patients.status);
   const counts: StatusCounts = { NORMAL: 0, AT_RISK: 0, HIGH_RISK: 0, SOS: 0 };
   for (const row of rows) if (row.status in counts) counts[row.status as PatientStatus] = row.total;
   return counts;
 }
-
-/** The doctors an assistant supports, as a subquery. */
-export const doctorsOfAssistant = (assistantId: string) =>
-  sql`SELECT link.doctor_id FROM doctor_assistants link WHERE link.assistant_id = ${assistantId}::uuid`;
 
 // Files ---------------------------------------------------------------------------------------------
 

@@ -1,9 +1,13 @@
 import {
+  ALERT_LEVELS,
+  ALERT_TYPES,
+  attentionOf,
   BLOOD_TYPES,
   GENDERS,
   PATIENT_STATUS_TRANSITIONS,
   PATIENT_STATUSES,
   PATIENT_FILE_TYPES,
+  STATUS_REASON_CODES,
   type PatientDetail,
   type PatientFile,
   type PatientStatus,
@@ -11,7 +15,7 @@ import {
   type PatientSummary,
 } from '@rpm/contracts';
 import type { patientFiles, patientStatusChanges } from '../../db/schema.js';
-import type { PatientWithCenter } from './store.js';
+import type { ListedPatient, PatientWithCenter } from './store.js';
 
 export const fullNameOf = (person: { firstName: string; middleName: string; lastName: string }) =>
   [person.firstName, person.middleName, person.lastName].filter((part) => part.trim() !== '').join(' ');
@@ -20,7 +24,54 @@ const oneOf = <T extends string>(values: readonly T[], value: string | null): T 
   values.find((candidate) => candidate === value) ?? null;
 export const statusOf = (value: string): PatientStatus => oneOf(PATIENT_STATUSES, value) ?? 'NORMAL';
 
-export function toSummary({ patient, centerName }: PatientWithCenter): PatientSummary {
+type PatientRecord = Omit<PatientSummary, keyof PatientTriage>;
+type PatientTriage = Pick<
+  PatientSummary,
+  | 'attention'
+  | 'noData'
+  | 'lastReadingAt'
+  | 'lastReadingAgeSeconds'
+  | 'crossed'
+  | 'openSosCaseId'
+  | 'openTicketId'
+>;
+
+/** A row of the list: the record and its triage columns; the age of the last reading is at `now`. */
+export function toSummary(row: ListedPatient, now: Date): PatientSummary {
+  const record = toRecord(row);
+  const { patient, crossed } = row;
+  const lastReadingAt = patient.lastReadingAt;
+  const type = crossed === null ? null : oneOf(ALERT_TYPES, crossed.type);
+  const level = crossed === null ? null : oneOf(ALERT_LEVELS, crossed.level);
+  return {
+    ...record,
+    attention: attentionOf({ status: record.status, openSosCaseId: row.openSosCaseId, noData: row.noData }),
+    noData: row.noData,
+    lastReadingAt: lastReadingAt?.toISOString() ?? null,
+    lastReadingAgeSeconds:
+      lastReadingAt === null
+        ? null
+        : Math.max(0, Math.floor((now.getTime() - lastReadingAt.getTime()) / 1000)),
+    crossed:
+      crossed === null || type === null || level === null
+        ? null
+        : {
+            alertId: crossed.id,
+            type,
+            level,
+            readings: crossed.readings.map((reading) => ({
+              measure: reading.measure,
+              value: reading.value,
+              measuredAt: new Date(reading.measuredAt).toISOString(),
+            })),
+            raisedAt: new Date(crossed.createdAt).toISOString(),
+          },
+    openSosCaseId: row.openSosCaseId,
+    openTicketId: row.openTicketId,
+  };
+}
+
+function toRecord({ patient, centerName }: PatientWithCenter): PatientRecord {
   return {
     id: patient.id,
     patientCode: patient.patientCode,
@@ -44,7 +95,7 @@ export function toSummary({ patient, centerName }: PatientWithCenter): PatientSu
 
 export function toDetail(row: PatientWithCenter): PatientDetail {
   const { patient } = row;
-  const summary = toSummary(row);
+  const summary = toRecord(row);
   return {
     ...summary,
     middleName: patient.middleName,
@@ -97,6 +148,8 @@ export function toHistoryEntry(
     fromStatus: statusOf(row.change.fromStatus),
     toStatus: statusOf(row.change.toStatus),
     reason: row.change.reason,
+    reasonCode: oneOf(STATUS_REASON_CODES, row.change.reasonCode),
+    reasonParams: row.change.reasonParams,
     changedBy: personOf(row.change.changedBy, row),
     changedAt: row.change.changedAt.toISOString(),
   };
