@@ -18,6 +18,8 @@ export const TENANT_SETTING_KEYS = [
   'ORGANIZATION_NAME',
   'ACID_URIC_UNIT',
   'BLOOD_GLUCOSE_UNIT',
+  /** Minutes without a sync before a bound watch raises the no-data alert (15 / 30 / 60 / custom). */
+  'NO_DATA_ALERT_MINUTES',
   'AI_CLOUD_TENANT_ID',
   'OCR_HEALTH_DEVICE_API_KEY',
   'OCR_PRESCRIPTION_API_KEY',
@@ -40,6 +42,13 @@ export function isSecretTenantSetting(key: TenantSettingKey): boolean {
 /** Setting keys whose value may be shown to the tenant's users (secrets stay server-side). */
 export const PUBLIC_TENANT_SETTING_KEYS = TENANT_SETTING_KEYS.filter((key) => !isSecretTenantSetting(key));
 
+/**
+ * The no-data window (spec "no-data alert"): a bound watch silent this many minutes raises the
+ * alert. Watches sync every 15 minutes, so a shorter window would alert between two syncs. The
+ * console offers the presets and a custom value.
+ */
+export const NO_DATA_WINDOW = { defaultMinutes: 60, minMinutes: 15, maxMinutes: 10_080, presets: [15, 30, 60] } as const;
+
 export const TENANT_SETTING_DEFAULTS: Record<TenantSettingKey, string> = {
   COLOR: '#0B7285',
   FONT: 'Inter',
@@ -55,6 +64,7 @@ export const TENANT_SETTING_DEFAULTS: Record<TenantSettingKey, string> = {
   ORGANIZATION_NAME: '',
   ACID_URIC_UNIT: 'umol/L',
   BLOOD_GLUCOSE_UNIT: 'mg/dL',
+  NO_DATA_ALERT_MINUTES: String(NO_DATA_WINDOW.defaultMinutes),
   AI_CLOUD_TENANT_ID: '',
   OCR_HEALTH_DEVICE_API_KEY: '',
   OCR_PRESCRIPTION_API_KEY: '',
@@ -119,6 +129,12 @@ export const TENANT_SETTING_VALUE_SCHEMAS = {
   ORGANIZATION_NAME: safeText().max(200),
   ACID_URIC_UNIT: oneOf(TENANT_URIC_ACID_UNITS),
   BLOOD_GLUCOSE_UNIT: oneOf(TENANT_BLOOD_GLUCOSE_UNITS),
+  NO_DATA_ALERT_MINUTES: z
+    .string()
+    .regex(/^\d{1,5}$/, { error: 'must be a whole number of minutes' })
+    .refine((value) => Number(value) >= NO_DATA_WINDOW.minMinutes && Number(value) <= NO_DATA_WINDOW.maxMinutes, {
+      error: `must be between ${NO_DATA_WINDOW.minMinutes} and ${NO_DATA_WINDOW.maxMinutes} (a week)`,
+    }),
   AI_CLOUD_TENANT_ID: secretValue,
   OCR_HEALTH_DEVICE_API_KEY: secretValue,
   OCR_PRESCRIPTION_API_KEY: secretValue,

@@ -15,6 +15,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { notifySuccess } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
+import { NoDataWindowField } from './no-data-window-field';
 import { SecretField } from './secret-field';
 import { TabForm } from './tab-form';
 import { validateTenantForm } from './tenant-form-errors';
@@ -158,6 +159,13 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
         </Title>
         <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
           {text('TAX_RATE', { description: t('settings.taxRateHint'), rightSection: '%' })}
+          <NoDataWindowField
+            value={values.NO_DATA_ALERT_MINUTES}
+            onChange={(value) => {
+              form.setField('NO_DATA_ALERT_MINUTES', value);
+            }}
+            error={form.errorOf('NO_DATA_ALERT_MINUTES')}
+          />
           <Switch
             mt="lg"
             label={t('settings.ALLOW_WEB_SOS_POPUP')}
@@ -181,7 +189,7 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
   );
 }
 
-/** Settings tab: language, region, units, tax, the web SOS pop-up and the integration keys. */
+/** Settings tab: language, region, units, tax, the no-data window, the web SOS pop-up and the integration keys. */
 export function SettingsTab({ tenant }: { tenant: TenantDetail }) {
   return <SettingsForm key={JSON.stringify(tenant.settings)} tenant={tenant} />;
 }

@@ -3,5 +3,6 @@
  * runner knows all tasks before it starts. Add one line per module.
  */
 import '../alerts/jobs.js';
+import '../vitals/maintenance-job.js';
 
 export {};

@@ -1,16 +1,17 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { eq, sql } from 'drizzle-orm';
+import { NO_DATA_WINDOW } from '@rpm/contracts';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
-import { tenants } from '../../db/schema.js';
+import { tenants, tenantSettings } from '../../db/schema.js';
 import { MINUTE, type Clock } from '../../lib/clock.js';
 import { signalNoData } from '../alerts/signals.js';
-import { readTenantSettings } from '../tenants/store.js';
+import { definePeriodicTask } from '../jobs/registry.js';
 import { activeTenantIds } from '../staff/store.js';
 
 /** Months of readings partitions kept ready ahead of the current one. */
 export const PARTITION_MONTHS_AHEAD = 3;
 /** Spec "no-data alert": minutes without a sync before a bound device is NO_SYNC (tenant setting NO_DATA_ALERT_MINUTES). */
-export const DEFAULT_NO_DATA_MINUTES = 60;
+export const DEFAULT_NO_DATA_MINUTES = NO_DATA_WINDOW.defaultMinutes;
 
 /**
  * Creates this month's readings partition and the next three, in the platform database and in
@@ -45,15 +46,33 @@ export async function ensurePartitionsAhead(
   return created;
 }
 
-function noDataMinutesOf(settings: Map<string, string>): number {
-  const value = Number(settings.get('NO_DATA_ALERT_MINUTES'));
-  return Number.isInteger(value) && value >= 15 && value <= 10_080 ? value : DEFAULT_NO_DATA_MINUTES;
+function noDataMinutesOf(stored: string | undefined): number {
+  const value = Number(stored);
+  return stored !== undefined && Number.isInteger(value) && value >= NO_DATA_WINDOW.minMinutes && value <= NO_DATA_WINDOW.maxMinutes
+    ? value
+    : DEFAULT_NO_DATA_MINUTES;
+}
+
+/** Every listed tenant's no-data window in minutes, read in one query (the check runs every minute). */
+async function noDataWindows(database: Database, tenantIds: string[]): Promise<Map<string, number>> {
+  const rows =
+    tenantIds.length === 0
+      ? []
+      : await database.system
+          .select({ tenantId: tenantSettings.tenantId, value: tenantSettings.value })
+          .from(tenantSettings)
+          .where(and(eq(tenantSettings.key, 'NO_DATA_ALERT_MINUTES'), inArray(tenantSettings.tenantId, tenantIds)));
+  const stored = new Map(rows.map((row) => [row.tenantId, row.value]));
+  return new Map(tenantIds.map((tenantId) => [tenantId, noDataMinutesOf(stored.get(tenantId))]));
 }
 
 /**
- * The no-data check: in every active tenant, bound devices whose last sync is older than the
- * tenant's limit become NO_SYNC and the alerting side is told, once per silence, in the same
- * transaction. Rows another server is handling are skipped.
+ * The no-data check: in every active tenant, bound devices whose last sync is at least the
+ * tenant's window old become NO_SYNC and the alerting side is told, once per silence, in the same
+ * transaction. Rows another server is handling are skipped. It runs every minute (the periodic
+ * task below), so the alert comes within a minute of the window; one pass is one settings query
+ * plus, per tenant, one UPDATE on the index `devices_by_last_sync` that finds only the newly
+ * silent watches (NO_SYNC ones are not touched again).
  */
 export async function checkNoData(
   database: Database,
@@ -62,9 +81,11 @@ export async function checkNoData(
 ): Promise<number> {
   const now = clock.now();
   let flagged = 0;
-  for (const tenantId of await activeTenantIds(database.system)) {
+  const tenantIds = await activeTenantIds(database.system);
+  const windows = await noDataWindows(database, tenantIds);
+  for (const tenantId of tenantIds) {
     try {
-      const minutes = noDataMinutesOf(await readTenantSettings(database.system, tenantId));
+      const minutes = windows.get(tenantId) ?? DEFAULT_NO_DATA_MINUTES;
       const cutoff = new Date(now.getTime() - minutes * MINUTE);
       flagged += await database.withTenant(tenantId, async (tx) => {
         const silent = await tx.execute<{
@@ -77,7 +98,7 @@ export async function checkNoData(
            WHERE (tenant_id, id) IN (
                  SELECT tenant_id, id FROM devices
                   WHERE tenant_id = ${tenantId} AND patient_id IS NOT NULL AND app_status <> 'NO_SYNC'
-                    AND last_synced_at < ${cutoff.toISOString()}::timestamptz
+                    AND last_synced_at <= ${cutoff.toISOString()}::timestamptz
                   FOR UPDATE SKIP LOCKED)
           RETURNING id, patient_id, last_synced_at::text,
                     (SELECT health_center_id FROM patients WHERE patients.tenant_id = devices.tenant_id AND patients.id = devices.patient_id)`);
@@ -143,7 +164,19 @@ export class PeriodicTask {
   }
 }
 
-/** Partition maintenance (at start, then every 6 hours) and the no-data check (every 5 minutes). */
+/**
+ * The no-data check runs every minute on the job queue's crontab (one run per minute for the
+ * whole process group, by the platform database's runner), with the clock of the runner.
+ */
+export const NO_DATA_CHECK_TASK = definePeriodicTask({
+  name: 'vitals.noDataCheck',
+  schedule: '* * * * *',
+  handler: async ({ database, clock, log }) => {
+    await checkNoData(database, clock, log);
+  },
+});
+
+/** Partition maintenance (at start, then every 6 hours). The no-data check is a periodic job (above). */
 export function installVitalsJobs(app: FastifyInstance): void {
   const partitions = new PeriodicTask(
     'partition maintenance',
@@ -151,17 +184,10 @@ export function installVitalsJobs(app: FastifyInstance): void {
     app.log,
     6 * 60 * MINUTE,
   );
-  const noData = new PeriodicTask(
-    'no-data check',
-    () => checkNoData(app.database, app.clock, app.log),
-    app.log,
-    5 * MINUTE,
-  );
   app.addHook('onReady', async () => {
     partitions.start(true);
-    noData.start();
   });
   app.addHook('onClose', async () => {
-    await Promise.all([partitions.stop(), noData.stop()]);
+    await partitions.stop();
   });
 }
