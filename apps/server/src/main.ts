@@ -26,11 +26,10 @@ async function run(command: string, config: Config) {
     logger.info(message);
   };
   const prepared = await prepareDatabase(config, log);
-  // Tenants on their own databases get the same migrations (the platform's ran in prepareDatabase).
-  for (const result of await migrateDedicatedTenants(prepared.database, config.secretsKey)) {
-    if (result.error !== undefined) logger.error(`migrations failed for dedicated tenant ${result.tenantId}: ${result.error}`);
-    else if (result.applied.length > 0) log(`applied ${result.applied.join(', ')} to dedicated tenant ${result.tenantId}`);
-  }
+  // Tenants on their own databases get the same migrations (the platform's ran in prepareDatabase),
+  // each only after its connection passes the target checks; a refused or failing one is logged
+  // and skipped, and the server still starts for the others.
+  await migrateDedicatedTenants(prepared.database, config.secretsKey, { log: logger });
 
   if (command === 'migrate') {
     await prepared.shutdown();

@@ -104,3 +104,87 @@ export function assertSafeForTenant(target: ConnectionFacts, platform: Connectio
   if (target.isPrivileged) throw new UnsafeConnectionError('privileged-role');
   if (isSameDatabase(target, platform)) throw new UnsafeConnectionError('platform-database');
 }
+
+/** Where a tenant's stored connection leads, as `tenant_connections` records it. */
+export interface StoredConnectionTarget {
+  host: string;
+  port: number;
+  databaseName: string;
+  targetIdentity: string | null;
+}
+
+/** Host names that all mean "this machine" are one target. */
+export function normalHost(host: string): string {
+  const value = host.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (value === 'localhost' || value === '::1' || value === '0:0:0:0:0:0:0:1' || /^127\.\d+\.\d+\.\d+$/.test(value) || value === '::ffff:127.0.0.1') return 'loopback';
+  return value;
+}
+
+/** Whether another tenant's stored connection leads where `target` leads. */
+export function leadsToSameDatabase(other: StoredConnectionTarget, target: { host: string; port: number; database: string }, identity: string | null): boolean {
+  if (identity !== null && other.targetIdentity === identity) return true;
+  return normalHost(other.host) === normalHost(target.host) && other.port === target.port && other.databaseName === target.database;
+}
+
+/**
+ * Whether the database holds another tenant: it was prepared for one (its `tenants` table names
+ * a customer tenant other than this one; data-plane rows always reference their tenant's row).
+ */
+export async function holdsOtherTenant(connection: Queryable, tenantId: string): Promise<boolean> {
+  const [found] = (await connection.query(`SELECT pg_catalog.to_regclass('public.tenants') IS NOT NULL AS present`)).rows as { present: boolean }[];
+  if (found?.present !== true) return false;
+  const [others] = (
+    await connection.query(
+      'SELECT EXISTS (SELECT 1 FROM public.tenants t WHERE t.id OPERATOR(pg_catalog.<>) $1::pg_catalog.uuid AND NOT t.is_platform) AS "exists"',
+      [tenantId],
+    )
+  ).rows as { exists: boolean }[];
+  return others?.exists !== false;
+}
+
+/** What a tenant's connection is judged against. */
+export interface TenantTargetContext {
+  tenantId: string;
+  /** The platform database as the app's own connection sees it. */
+  platform: ConnectionFacts;
+  /** Every other tenant's stored connections. */
+  others: readonly StoredConnectionTarget[];
+  /**
+   * The tenant's own stored connection checked again (at start), not a new one: a database prepared
+   * for this tenant (it holds this tenant's row and no other customer tenant's) stays its own even
+   * when another tenant's stored connection names it too; that other tenant is the one refused, by
+   * the tenant its database holds.
+   */
+  isStored?: boolean;
+}
+
+/** Whether the database was prepared for this tenant: its `tenants` table holds the tenant's row. */
+async function holdsTenant(connection: Queryable, tenantId: string): Promise<boolean> {
+  const [found] = (await connection.query(`SELECT pg_catalog.to_regclass('public.tenants') IS NOT NULL AS present`)).rows as { present: boolean }[];
+  if (found?.present !== true) return false;
+  const [own] = (await connection.query('SELECT EXISTS (SELECT 1 FROM public.tenants t WHERE t.id OPERATOR(pg_catalog.=) $1::pg_catalog.uuid) AS "exists"', [tenantId])).rows as {
+    exists: boolean;
+  }[];
+  return own?.exists === true;
+}
+
+/**
+ * Every target check on one open connection of a tenant, read inside that session: a login role
+ * that cannot bypass row level security, not the platform database, not another tenant's database
+ * (by the tenants it holds, or by another tenant's stored connection; see `isStored`). Throws
+ * UnsafeConnectionError when refused; returns the database's identity (see databaseIdentityOf).
+ */
+export async function assertTenantTarget(
+  connection: Queryable,
+  target: { host: string; port: number; database: string },
+  context: TenantTargetContext,
+): Promise<string | null> {
+  const facts = await readConnectionFacts(connection, { withSystemIdentifier: true });
+  assertSafeForTenant(facts, context.platform);
+  const identity = databaseIdentityOf(facts);
+  if (await holdsOtherTenant(connection, context.tenantId)) throw new UnsafeConnectionError('other-tenant');
+  if (context.others.some((other) => leadsToSameDatabase(other, target, identity)) && !(context.isStored === true && (await holdsTenant(connection, context.tenantId)))) {
+    throw new UnsafeConnectionError('other-tenant');
+  }
+  return identity;
+}

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { installJobQueueSchema } from '../modules/jobs/schema.js';
+import type { Queryable } from './connection-guard.js';
 
 /** The login role requests run as: owns no table, cannot bypass row level security. */
 export const APP_ROLE = 'rpm_app';
@@ -109,6 +110,11 @@ export interface MigrateOptions {
   /** Defaults to the checked-in migrations; tests point it elsewhere. */
   directory?: string;
   log?: (message: string) => void;
+  /**
+   * Run on every connection migrate() makes, before anything is done there (a DEDICATED tenant's
+   * target checks); a rejection stops the migration with nothing applied.
+   */
+  checkConnection?: (connection: Queryable) => Promise<void>;
 }
 
 /**
@@ -118,7 +124,17 @@ export interface MigrateOptions {
  */
 export async function migrate(options: MigrateOptions): Promise<{ applied: string[] }> {
   const client = new pg.Client({ connectionString: options.ownerUrl });
+  // A server that drops the connection later must not crash the process.
+  client.on('error', () => undefined);
   await client.connect();
+  if (options.checkConnection !== undefined) {
+    try {
+      await options.checkConnection(client);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+  }
   const applied: string[] = [];
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
@@ -157,7 +173,7 @@ export async function migrate(options: MigrateOptions): Promise<{ applied: strin
       options.log?.(`applied migration ${migration.version}_${migration.name}`);
     }
     // The job queue's own schema (graphile-worker), after ours: migration 0015 refers to it.
-    await installJobQueueSchema(options.ownerUrl);
+    await installJobQueueSchema(options.ownerUrl, { checkConnection: options.checkConnection });
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
     await client.end();

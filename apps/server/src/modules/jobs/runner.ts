@@ -2,15 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import { parseCronItems, run, type Runner, type TaskList } from 'graphile-worker';
 import pg from 'pg';
 import { z } from 'zod';
-import {
-  CONNECTION_PASSWORD_PURPOSE,
-  connectionPasswordContext,
-  connectionUrlOf,
-  type Database,
-} from '../../db/database.js';
+import { DEDICATED_CONNECTION_LIFETIME_SECONDS, type Queryable } from '../../db/connection-guard.js';
+import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
-import { createSecretBox } from '../../lib/secret-box.js';
-import { listDedicatedPrimaries } from '../tenants/store.js';
+import { refusalOf, storedDedicatedPrimaries } from '../tenants/connections.js';
 import { registeredPeriodicTasks, registeredTasks } from './registry.js';
 import { quietGraphileLogger } from './schema.js';
 import './tasks.js';
@@ -78,6 +73,13 @@ export interface JobRunnerOptions extends JobEnvironment {
   pollIntervalMilliseconds?: number;
   /** Only one runner per database group runs the crontab (the platform database's). */
   withPeriodicTasks?: boolean;
+  /**
+   * Run on every new connection before graphile-worker uses it (a DEDICATED tenant's target
+   * checks); the first connection is made and checked before the runner starts, so a refused
+   * one means no runner. Connections returned to the pool are replaced after a few minutes and
+   * the new ones checked again.
+   */
+  checkConnection?: (connection: Queryable) => Promise<void>;
 }
 
 export interface JobRunner {
@@ -92,10 +94,20 @@ export interface JobRunner {
  */
 export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunner> {
   const concurrency = options.concurrency ?? 2;
+  const { checkConnection } = options;
   const pool = new pg.Pool({
     connectionString: options.ownerUrl,
     max: concurrency + 2,
     application_name: 'rpm-jobs',
+    ...(checkConnection === undefined
+      ? {}
+      : {
+          maxLifetimeSeconds: DEDICATED_CONNECTION_LIFETIME_SECONDS,
+          // pg-pool awaits this hook and, when it rejects, ends the connection and fails the
+          // checkout; its type declarations still say void.
+          // eslint-disable-next-line @typescript-eslint/no-misused-promises
+          onConnect: (client: pg.ClientBase) => checkConnection(client),
+        }),
   });
   const onError = (error: Error) => {
     options.log.warn({ err: error }, 'jobs: connection lost');
@@ -108,6 +120,8 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   const periodic = options.withPeriodicTasks === true ? [...registeredPeriodicTasks().values()] : [];
   let runner: Runner;
   try {
+    // Checked before graphile-worker does anything there (with checkConnection).
+    if (checkConnection !== undefined) (await pool.connect()).release();
     runner = await run({
       pgPool: pool,
       taskList: taskListOf(options),
@@ -137,37 +151,31 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
 
 /**
  * Starts the runners of the process: the platform database's (with the periodic tasks) and one per
- * DEDICATED tenant database (their jobs are stored where their data is). A DEDICATED tenant created
- * while the process runs gets its runner at the next start; its jobs wait until then.
+ * DEDICATED tenant database (their jobs are stored where their data is), run as the tenant's stored
+ * primary user and only when that connection passes the target checks (logged and skipped
+ * otherwise). A DEDICATED tenant created while the process runs gets its runner at the next start;
+ * its jobs wait until then.
  */
 export async function startJobRunners(
   options: JobEnvironment & { ownerUrl: string; secretsKey: Buffer; concurrency?: number },
 ): Promise<JobRunner> {
   const runners: JobRunner[] = [await startJobRunner({ ...options, withPeriodicTasks: true })];
-  const box = createSecretBox(options.secretsKey, CONNECTION_PASSWORD_PURPOSE);
-  for (const { tenantId, connection } of await listDedicatedPrimaries(options.database.system)) {
+  for (const primary of await storedDedicatedPrimaries(options.database, options.secretsKey)) {
+    const { tenantId } = primary;
     try {
-      const password = box.open(
-        connection.passwordCiphertext,
-        connectionPasswordContext(tenantId, 'primary'),
+      runners.push(
+        await startJobRunner({
+          ...options,
+          ownerUrl: primary.url(),
+          concurrency: 1,
+          checkConnection: primary.check,
+        }),
       );
-      const sslMode =
-        connection.sslMode === 'require' || connection.sslMode === 'verify-full'
-          ? connection.sslMode
-          : 'disable';
-      const ownerUrl = connectionUrlOf({
-        host: connection.host,
-        port: connection.port,
-        database: connection.databaseName,
-        user: connection.username,
-        password,
-        sslMode,
-      });
-      runners.push(await startJobRunner({ ...options, ownerUrl, concurrency: 1 }));
     } catch (error) {
+      // The reason only: an error of the connection may quote where it leads.
       options.log.error(
-        { err: error, tenantId },
-        'jobs: the runner of a dedicated tenant database could not start',
+        { tenantId, ...refusalOf(error) },
+        `jobs: no runner for dedicated tenant ${tenantId}: its database connection was refused or failed`,
       );
     }
   }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TenantDetail } from '@rpm/contracts';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createTestApp, logIn, withSession } from '../../../test/app.js';
 import { asOwner, createTestDatabase, urlOfDatabase, type TestDatabase } from '../../../test/database.js';
@@ -11,8 +12,12 @@ import { createHealthCenter, createPatient, createTenant, createTenantUser } fro
 import { TEST_SECRETS_KEY_HEX } from '../../../test/test-config.js';
 import { CONNECTION_PASSWORD_PURPOSE, connectDatabase, connectionPasswordContext, type Database } from '../../db/database.js';
 import { appRolePassword } from '../../db/migrator.js';
+import { systemClock } from '../../lib/clock.js';
 import { createSecretBox } from '../../lib/secret-box.js';
-import { CONNECTION_CHECK_LIMIT } from './connections.js';
+import { scheduleJob } from '../jobs/queue.js';
+import { defineTask, forgetTask } from '../jobs/registry.js';
+import { startJobRunners } from '../jobs/runner.js';
+import { CONNECTION_CHECK_LIMIT, migrateDedicatedTenants } from './connections.js';
 import { asAdmin, dedicatedSetOn, tenantServers } from './dedicated-support.js';
 import { dataOf, errorOf, staffSession } from './test-support.js';
 
@@ -21,6 +26,7 @@ import { dataOf, errorOf, staffSession } from './test-support.js';
  * to another tenant's database, or as a role that can escape row level security is refused when
  * it is tested or saved (one generic answer, nothing stored), and the router re-checks every new
  * physical connection. The connection test is for ROOT and SUPER_ADMIN only and rate limited.
+ * At start, the migrations and the job runners of DEDICATED tenants run the same checks first.
  */
 
 const SECRETS_KEY = Buffer.from(TEST_SECRETS_KEY_HEX, 'hex');
@@ -276,5 +282,110 @@ describe('the connection test', () => {
   it('has refused every attempt above', () => {
     expect(attempts.tried).toBeGreaterThan(15);
     expect(attempts.succeeded).toBe(0);
+  });
+});
+
+describe('work at server start on DEDICATED tenants’ databases', () => {
+  /** The tenants whose jobs ran in this process. */
+  const ranFor: string[] = [];
+  const TASK = defineTask('test.dedicatedStart', ({ tenantId }) => {
+    ranFor.push(tenantId);
+    return Promise.resolve();
+  });
+  afterAll(() => {
+    forgetTask(TASK);
+  });
+  /** A logger whose lines the test reads. */
+  const capturingLog = () => {
+    const lines: string[] = [];
+    return { lines, logger: pino({ level: 'info' }, { write: (line: string) => lines.push(line) }) };
+  };
+  const entriesAbout = (lines: string[], tenantId: string) => lines.map((line) => JSON.parse(line) as { level: number; msg: string; tenantId?: string; reason?: string }).filter((entry) => entry.tenantId === tenantId);
+  const hasMigration = async (ownerUrl: string) => (await asOwner(ownerUrl, `SELECT 1 FROM schema_migrations WHERE version = '0006'`)).length === 1;
+  /** Makes 0006 pending again (as after an upgrade). */
+  const outdate = async (ownerUrl: string) => {
+    await asOwner(ownerUrl, `DELETE FROM schema_migrations WHERE version = '0006'`);
+    await asOwner(ownerUrl, `ALTER TABLE tenant_connections DROP COLUMN ssl_mode`);
+  };
+  const waitingJobsOf = (ownerUrl: string) => asOwner<{ attempts: number }>(ownerUrl, 'SELECT attempts FROM graphile_worker._private_jobs');
+  const jobConnectionsTo = async (databaseName: string) =>
+    Number((await asAdmin(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'rpm-jobs'`, [databaseName]))[0]?.n);
+
+  it('skips (and logs, without the password) a tenant whose role turned BYPASSRLS or whose connection now leads to the platform or another tenant’s database; the others are migrated and get their job runner', async () => {
+    const token = await superAdmin();
+    const refused = await newTenant(token);
+    const legit = await newTenant(token);
+    const moved = await newTenant(token);
+    const toPlatform = await newTenant(token);
+    const refusedServer = await servers.create();
+    const legitServer = await servers.create();
+    const movedServer = await servers.create();
+    const platformServer = await servers.create();
+    for (const [tenant, server] of [[refused, refusedServer], [legit, legitServer], [moved, movedServer], [toPlatform, platformServer]] as const) {
+      expect((await put(token, tenant.id, dedicatedSetOn(server))).statusCode).toBe(200);
+    }
+    // A job waits in each of the first two tenants' databases.
+    for (const tenant of [refused, legit]) await database.withTenant(tenant.id, (tx) => scheduleJob(tx, tenant.id, TASK, {}));
+    for (const server of [refusedServer, legitServer]) {
+      await outdate(server.primaryOwnerUrl);
+      expect(await waitingJobsOf(server.primaryOwnerUrl)).toEqual([{ attempts: 0 }]);
+    }
+
+    // Then: the first role turns BYPASSRLS; one stored primary is rewritten to lead to the legit
+    // tenant's database (with its credentials), another to the platform database (as the app role).
+    await asAdmin(`ALTER ROLE ${refusedServer.role} BYPASSRLS`);
+    const box = createSecretBox(SECRETS_KEY, CONNECTION_PASSWORD_PURPOSE);
+    const rewrite = (tenantId: string, databaseName: string, user: string, password: string) =>
+      asOwner(testDb.ownerUrl, `UPDATE tenant_connections SET host = 'localhost', database_name = $2, username = $3, password_ciphertext = $4 WHERE tenant_id = $1 AND kind = 'primary'`, [
+        tenantId,
+        databaseName,
+        user,
+        box.seal(password, connectionPasswordContext(tenantId, 'primary')),
+      ]);
+    await rewrite(moved.id, legitServer.primary, legitServer.role, legitServer.password);
+    await rewrite(toPlatform.id, testDb.name, 'rpm_app', appRolePassword(SECRETS_KEY));
+    const platformMigrations = await asOwner(testDb.ownerUrl, 'SELECT version FROM schema_migrations ORDER BY version');
+
+    const migration = capturingLog();
+    const results = await migrateDedicatedTenants(database, SECRETS_KEY, { log: migration.logger });
+    const resultOf = (tenantId: string) => results.find((result) => result.tenantId === tenantId);
+    expect(resultOf(refused.id)).toMatchObject({ applied: [], refused: 'privileged-role' });
+    expect(resultOf(moved.id)).toMatchObject({ applied: [], refused: 'other-tenant' });
+    expect(resultOf(toPlatform.id)).toMatchObject({ applied: [], refused: 'platform-database' });
+    expect(resultOf(legit.id)).toEqual({ tenantId: legit.id, applied: ['0006_tenants'] });
+    // Nothing was done in the refused database; the legit one is up to date.
+    expect(await hasMigration(refusedServer.primaryOwnerUrl)).toBe(false);
+    expect(await asOwner(refusedServer.primaryOwnerUrl, `SELECT 1 FROM information_schema.columns WHERE table_name = 'tenant_connections' AND column_name = 'ssl_mode'`)).toHaveLength(0);
+    expect(await hasMigration(legitServer.primaryOwnerUrl)).toBe(true);
+    expect(await asOwner(testDb.ownerUrl, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual(platformMigrations);
+    for (const [tenant, reason] of [[refused, 'privileged-role'], [moved, 'other-tenant'], [toPlatform, 'platform-database']] as const) {
+      const [entry] = entriesAbout(migration.lines, tenant.id);
+      expect(entry, tenant.id).toMatchObject({ level: 50, reason });
+      expect(entry?.msg).toContain(tenant.id);
+    }
+    expect(entriesAbout(migration.lines, legit.id)).toEqual([expect.objectContaining({ level: 30 })]);
+    for (const secret of [refusedServer.password, legitServer.password, appRolePassword(SECRETS_KEY)]) expect(migration.lines.join('\n')).not.toContain(secret);
+
+    // The job runners: none for the refused tenants, whose job stays untouched; the legit one runs its job.
+    const jobs = capturingLog();
+    const runner = await startJobRunners({ ownerUrl: testDb.ownerUrl, database, clock: systemClock, log: jobs.logger, secretsKey: SECRETS_KEY });
+    try {
+      const started = Date.now();
+      while (!ranFor.includes(legit.id) && Date.now() - started < 15_000) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(ranFor).toEqual([legit.id]);
+      expect(await waitingJobsOf(legitServer.primaryOwnerUrl)).toEqual([]);
+      expect(await jobConnectionsTo(legitServer.primary)).toBeGreaterThan(0);
+      expect(await jobConnectionsTo(refusedServer.primary)).toBe(0);
+      for (const [tenant, reason] of [[refused, 'privileged-role'], [moved, 'other-tenant'], [toPlatform, 'platform-database']] as const) {
+        const [entry] = entriesAbout(jobs.lines, tenant.id);
+        expect(entry, tenant.id).toMatchObject({ level: 50, reason });
+        expect(entry?.msg).toContain(tenant.id);
+      }
+      expect(entriesAbout(jobs.lines, legit.id)).toEqual([]);
+    } finally {
+      await runner.stop();
+    }
+    expect(await waitingJobsOf(refusedServer.primaryOwnerUrl)).toEqual([{ attempts: 0 }]);
+    for (const secret of [refusedServer.password, legitServer.password, appRolePassword(SECRETS_KEY)]) expect(jobs.lines.join('\n')).not.toContain(secret);
   });
 });

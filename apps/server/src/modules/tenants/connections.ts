@@ -10,11 +10,12 @@ import {
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import {
-  assertSafeForTenant,
-  databaseIdentityOf,
+  assertTenantTarget,
+  leadsToSameDatabase,
   readConnectionFacts,
   UnsafeConnectionError,
-  type ConnectionFacts,
+  type Queryable,
+  type TenantTargetContext,
 } from '../../db/connection-guard.js';
 import { CONNECTION_PASSWORD_PURPOSE, connectionPasswordContext, connectionUrlOf, type ConnectionTarget } from '../../db/database.js';
 import { APP_ROLE, migrate } from '../../db/migrator.js';
@@ -95,39 +96,7 @@ async function admitConnectionCheck(environment: TenantAdminEnvironment) {
   }
 }
 
-/** Host names that all mean "this machine" are one target. */
-function normalHost(host: string): string {
-  const value = host.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
-  if (value === 'localhost' || value === '::1' || value === '0:0:0:0:0:0:0:1' || /^127\.\d+\.\d+\.\d+$/.test(value) || value === '::ffff:127.0.0.1') return 'loopback';
-  return value;
-}
-
-/** Whether a stored connection of another tenant leads where `target` leads. */
-function leadsToSameDatabase(other: store.OtherTenantConnection, target: ConnectionTarget, identity: string | null) {
-  if (identity !== null && other.targetIdentity === identity) return true;
-  return normalHost(other.host) === normalHost(target.host) && other.port === target.port && other.databaseName === target.database;
-}
-
-/**
- * Whether the database holds another tenant: it was prepared for one (its `tenants` table names
- * a customer tenant other than this one; data-plane rows always reference their tenant's row).
- */
-async function holdsOtherTenant(client: pg.Client, tenantId: string): Promise<boolean> {
-  const found = await client.query<{ present: boolean }>(`SELECT pg_catalog.to_regclass('public.tenants') IS NOT NULL AS present`);
-  if (found.rows[0]?.present !== true) return false;
-  const others = await client.query<{ exists: boolean }>(
-    'SELECT EXISTS (SELECT 1 FROM public.tenants t WHERE t.id OPERATOR(pg_catalog.<>) $1::pg_catalog.uuid AND NOT t.is_platform) AS "exists"',
-    [tenantId],
-  );
-  return others.rows[0]?.exists !== false;
-}
-
-interface CheckContext {
-  tenantId: string;
-  /** The platform database as the app's own connection sees it. */
-  platform: ConnectionFacts;
-  others: store.OtherTenantConnection[];
-}
+type CheckContext = TenantTargetContext;
 
 type ProbeOutcome = { isUsable: true; milliseconds: number; identity: string | null } | { isUsable: false; error: unknown };
 
@@ -148,11 +117,7 @@ async function probe(target: ConnectionTarget, context: CheckContext): Promise<P
   client.on('error', () => undefined);
   try {
     await client.connect();
-    const facts = await readConnectionFacts(client, { withSystemIdentifier: true });
-    assertSafeForTenant(facts, context.platform);
-    const identity = databaseIdentityOf(facts);
-    if (context.others.some((other) => leadsToSameDatabase(other, target, identity))) throw new UnsafeConnectionError('other-tenant');
-    if (await holdsOtherTenant(client, context.tenantId)) throw new UnsafeConnectionError('other-tenant');
+    const identity = await assertTenantTarget(client, target, context);
     return { isUsable: true, milliseconds: Math.round(performance.now() - started), identity };
   } catch (error) {
     return { isUsable: false, error };
@@ -251,25 +216,93 @@ async function prepareDedicatedDatabase(environment: TenantAdminEnvironment, ten
   }
 }
 
+/** Where start-up work on DEDICATED tenants' databases reports (a pino or Fastify logger). */
+export interface DedicatedStartLog {
+  info(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+/** Why a DEDICATED tenant's stored primary connection was not used, for the log (never its password). */
+export function refusalOf(error: unknown): { reason: string; detail?: string } {
+  const cause = error instanceof Error && error.cause instanceof UnsafeConnectionError ? error.cause : error;
+  if (cause instanceof UnsafeConnectionError) return { reason: cause.reason };
+  return { reason: 'unusable', detail: error instanceof Error ? error.message : String(error) };
+}
+
+/** A DEDICATED tenant's stored primary connection, for work done there outside requests. */
+export interface StoredDedicatedPrimary {
+  tenantId: string;
+  /** Opens the stored password: the URL carries it, so it is never logged. */
+  url: () => string;
+  /**
+   * Every target check, run inside the given session of this connection before anything is done
+   * there: fails with an error naming the tenant (its cause an UnsafeConnectionError) when the
+   * login role can bypass row level security or the database is the platform's or another
+   * tenant's. Meant for each new connection (pg-pool `onConnect`, migrate's `checkConnection`).
+   */
+  check: (connection: Queryable) => Promise<void>;
+}
+
+/**
+ * Every DEDICATED tenant's stored primary connection with its target checks: what the start-up
+ * migrations and the job runners use. The platform's facts are read once, through its own pool.
+ */
+export async function storedDedicatedPrimaries(database: TenantAdminEnvironment['database'], secretsKey: Buffer): Promise<StoredDedicatedPrimary[]> {
+  const box = createSecretBox(secretsKey, CONNECTION_PASSWORD_PURPOSE);
+  const platform = await readConnectionFacts(database.pool, { withSystemIdentifier: true });
+  return (await store.listDedicatedPrimaries(database.system)).map(({ tenantId, connection }) => {
+    const target = { host: connection.host, port: connection.port, database: connection.databaseName };
+    return {
+      tenantId,
+      url: () =>
+        connectionUrlOf({
+          ...target,
+          user: connection.username,
+          password: box.open(connection.passwordCiphertext, connectionPasswordContext(tenantId, 'primary')),
+          sslMode: sslModeOf(connection.sslMode),
+        }),
+      check: async (session) => {
+        const others = await store.listOtherTenantsConnections(database.system, tenantId);
+        try {
+          await assertTenantTarget(session, target, { tenantId, platform, others, isStored: true });
+        } catch (error) {
+          throw new Error(`tenant ${tenantId}: its database connection was refused and not used`, { cause: error });
+        }
+      },
+    };
+  });
+}
+
 /**
  * Applies the checked-in migrations to every DEDICATED tenant's primary database (for a server
- * start after an upgrade: the platform database is migrated by bootstrap, these are not). Returns
- * what was applied where; a tenant whose database fails is reported and the others still run.
+ * start after an upgrade: the platform database is migrated by bootstrap, these are not). They run
+ * as the stored primary user, the same login role the tenant's requests use, so every connection
+ * they make passes the target checks first: a tenant whose connection is now refused (its role
+ * turned superuser, BYPASSRLS or CREATEROLE; the platform database; another tenant's) is skipped
+ * and logged with its id and the reason, and the others still run. Returns what was applied where.
  */
 export async function migrateDedicatedTenants(
   database: TenantAdminEnvironment['database'],
   secretsKey: Buffer,
-): Promise<{ tenantId: string; applied: string[]; error?: string }[]> {
-  const box = createSecretBox(secretsKey, CONNECTION_PASSWORD_PURPOSE);
-  const dedicated = await store.listDedicatedPrimaries(database.system);
+  options: { log?: DedicatedStartLog } = {},
+): Promise<{ tenantId: string; applied: string[]; error?: string; refused?: string }[]> {
   const results = [];
-  for (const { tenantId, connection } of dedicated) {
+  for (const primary of await storedDedicatedPrimaries(database, secretsKey)) {
+    const { tenantId } = primary;
     try {
-      const password = box.open(connection.passwordCiphertext, connectionPasswordContext(tenantId, 'primary'));
-      const target = { host: connection.host, port: connection.port, database: connection.databaseName, user: connection.username, password, sslMode: sslModeOf(connection.sslMode) };
-      results.push({ tenantId, ...(await migrate({ ownerUrl: connectionUrlOf(target), secretsKey, appUser: APP_ROLE })) });
+      const { applied } = await migrate({ ownerUrl: primary.url(), secretsKey, appUser: APP_ROLE, checkConnection: primary.check });
+      if (applied.length > 0) options.log?.info({ tenantId, applied }, `applied ${applied.join(', ')} to dedicated tenant ${tenantId}`);
+      results.push({ tenantId, applied });
     } catch (error) {
-      results.push({ tenantId, applied: [], error: error instanceof Error ? error.message : String(error) });
+      const { reason, detail } = refusalOf(error);
+      const refused = reason === 'unusable' ? undefined : reason;
+      options.log?.error(
+        { tenantId, reason, ...(detail === undefined ? {} : { detail }) },
+        refused === undefined
+          ? `migrations failed for dedicated tenant ${tenantId}: skipped`
+          : `dedicated tenant ${tenantId} skipped: its primary connection was refused (${refused}), nothing was migrated there`,
+      );
+      results.push({ tenantId, applied: [], error: detail ?? `refused: ${reason}`, ...(refused === undefined ? {} : { refused }) });
     }
   }
   return results;
