@@ -178,6 +178,12 @@ export const ERROR_STATUS = {
   'health.invalidThresholds': 400,
   /** A batch id already used for another patient. */
   'health.batchConflict': 409,
+  /** A batch id already used for other content (the device re-sends under a new id). */
+  'health.batchReused': 409,
+  /** Dated more than a plausible age ago (contracts health.ts READING_MAX_AGE_MS). */
+  'health.tooOld': 400,
+  /** Dated before the patient's account existed or before the device was bound to the patient. */
+  'health.beforeMonitoring': 400,
   'health.recordNotFound': 404,
   /** Spec §8: the signed-in account has no patient profile. */
   'health.noPatientProfile': 404,

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { pageQuerySchema } from './envelope.js';
 import { ALERT_LEVELS, THRESHOLD_METRICS, type ThresholdMetric, type ThresholdSet } from './thresholds.js';
+import {
+  TENANT_BLOOD_GLUCOSE_UNITS,
+  TENANT_SETTING_DEFAULTS,
+  TENANT_THERMAL_UNITS,
+  TENANT_UNIT_SYSTEMS,
+  TENANT_URIC_ACID_UNITS,
+} from './tenant-settings.js';
 import { DATA_SOURCES, MEASURE_CODES } from './vitals.js';
 
 /**
@@ -18,13 +25,71 @@ export const MAX_BATCH_ITEMS = 5000;
 /** Clock skew a device may have: a time later than now + this is "in the future". */
 export const FUTURE_SKEW_MS = 5 * 60_000;
 
+// Time rules: future, too old, before monitoring, late ----------------------------------------
+
+/** The oldest a reading (or record, or event) may be when it arrives: a year. */
+export const READING_MAX_AGE_MS = 365 * 24 * 3_600_000;
+/** Tenant setting LATE_DATA_HORIZON_MINUTES when unset. */
+export const DEFAULT_LATE_DATA_HORIZON_MINUTES = Number(TENANT_SETTING_DEFAULTS.LATE_DATA_HORIZON_MINUTES);
+
+export type ItemTimeProblem = 'health.futureDate' | 'health.tooOld' | 'health.beforeMonitoring';
+
+/**
+ * The time rule of every item (reading, ECG, sleep, sport, device event, manual entry), by the
+ * time it was measured:
+ * - later than now + FUTURE_SKEW_MS: refused, `health.futureDate`;
+ * - more than READING_MAX_AGE_MS (a year) before now: refused, `health.tooOld` (a manual entry
+ *   dated 1900-01-01 is one);
+ * - before `monitoredSince` — the patient's account creation, or for a device's reading the later
+ *   of that and the time the device was bound to the patient: refused, `health.beforeMonitoring`.
+ */
+export function itemTimeProblem(
+  at: Date,
+  limits: { now: Date; monitoredSince: Date | null },
+): ItemTimeProblem | null {
+  const time = at.getTime();
+  const now = limits.now.getTime();
+  if (time > now + FUTURE_SKEW_MS) return 'health.futureDate';
+  if (time < now - READING_MAX_AGE_MS) return 'health.tooOld';
+  if (limits.monitoredSince !== null && time < limits.monitoredSince.getTime()) return 'health.beforeMonitoring';
+  return null;
+}
+
+/**
+ * The late-data rule: an item measured more than the tenant's horizon (LATE_DATA_HORIZON_MINUTES,
+ * default 120) before it arrived is late. Late readings are stored, returned by the data calls
+ * with `late: true` and counted in rollups, but never passed to the status engine: they do not
+ * raise the status, open or re-arm an alert, open a case, escalate or end "I am fine". Late
+ * device events (fall, SOS button) are stored and raise nothing either. (The episode rule of
+ * thresholds.ts judges only what this rule lets through.)
+ */
+export function isLateReading(at: Date, receivedAt: Date, horizonMinutes: number): boolean {
+  return receivedAt.getTime() - at.getTime() > horizonMinutes * 60_000;
+}
+
+/**
+ * The units values were read in (the account settings' codes): for manual and photo (OCR) entry
+ * the entering user's own units, each falling back to the tenant's; for device readings the
+ * tenant's.
+ */
+export const unitsUsedSchema = z.object({
+  unitSystem: z.enum(TENANT_UNIT_SYSTEMS),
+  thermalUnit: z.enum(TENANT_THERMAL_UNITS),
+  bloodGlucoseUnit: z.enum(TENANT_BLOOD_GLUCOSE_UNITS),
+  uricAcidUnit: z.enum(TENANT_URIC_ACID_UNITS),
+});
+export type UnitsUsed = z.infer<typeof unitsUsedSchema>;
+
 /** A reading's measure: every scalar measure, plus BLOOD_PRESSURE (systolic + diastolic). */
 export const READING_MEASURES = [...MEASURE_CODES, 'BLOOD_PRESSURE'] as const;
 export type ReadingMeasure = (typeof READING_MEASURES)[number];
 
 export const readingInputSchema = z.object({
   measure: z.enum(READING_MEASURES),
-  /** The value in the tenant's unit; for BLOOD_PRESSURE use systolic and diastolic. */
+  /**
+   * The value in the tenant's unit (WIRELESS_DEVICE) or the sending user's own units (MANUAL,
+   * PHOTO_OCR); for BLOOD_PRESSURE use systolic and diastolic.
+   */
   value: finite.optional(),
   systolic: finite.optional(),
   diastolic: finite.optional(),
@@ -107,8 +172,9 @@ export type DeviceEventInput = z.infer<typeof deviceEventInputSchema>;
 
 /**
  * POST /collector/readings: one batch from the patient app (the patient's own session) or from staff
- * holding health.update for a patient they see. A batch sent again with the same batchId is answered
- * with the first answer (`replayed: true`) and stores nothing more.
+ * holding health.update for a patient they see. A batch sent again with the same batchId and the same
+ * content (normalizedBatchText) is answered with the first answer (`replayed: true`) and stores
+ * nothing more; the same batchId with other content is refused (409 health.batchReused).
  */
 export const collectorBatchSchema = z
   .object({
@@ -141,6 +207,8 @@ export const ITEM_PROBLEM_CODES = [
   'health.futureDate',
   'health.valueRequired',
   'health.invalidRecord',
+  'health.tooOld',
+  'health.beforeMonitoring',
 ] as const;
 export type ItemProblemCode = (typeof ITEM_PROBLEM_CODES)[number];
 
@@ -167,8 +235,41 @@ export const collectorResultSchema = z.object({
   status: z.enum(VITAL_STATUSES),
   /** true when this is the stored answer of an earlier delivery of the same batch. */
   replayed: z.boolean(),
+  /** Readings stored by this batch that arrived late (isLateReading): shown, never judged. */
+  late: z.number().int().optional(),
+  /** The units the values were read in: `entered` for MANUAL and PHOTO_OCR items, `device` for the rest. */
+  units: z.object({ entered: unitsUsedSchema, device: unitsUsedSchema }).optional(),
 });
 export type CollectorResult = z.infer<typeof collectorResultSchema>;
+
+/** Keys whose values are instants: normalized to UTC milliseconds ISO text. */
+const INSTANT_KEYS = new Set(['measuredAt', 'startAt', 'endAt', 'at', 'from', 'to']);
+
+function normalizedValue(key: string, value: unknown): unknown {
+  if (typeof value === 'string' && INSTANT_KEYS.has(key)) {
+    const time = Date.parse(value);
+    return Number.isNaN(time) ? value : new Date(time).toISOString();
+  }
+  if (Array.isArray(value)) return value.map((item) => normalizedValue('', item));
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, inner]) => inner !== undefined && inner !== null)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([inner, innerValue]) => [inner, normalizedValue(inner, innerValue)]);
+    return Object.fromEntries(entries);
+  }
+  return value;
+}
+
+/**
+ * The batch's content as one text, to compare two deliveries of a batch id: the parsed batch
+ * (defaults applied) without its id and patient, keys sorted, absent and null alike, instants as
+ * UTC ISO text (so "+07:00" and "Z" spellings of one instant are the same content).
+ */
+export function normalizedBatchText(batch: CollectorBatch): string {
+  const { batchId: _batchId, patientId: _patientId, ...content } = batch;
+  return JSON.stringify(normalizedValue('', content));
+}
 
 /** POST /health/manual: one manual entry (spec §5), all or nothing. */
 export const manualEntrySchema = z.object({
@@ -185,6 +286,12 @@ export const manualEntryResultSchema = z.object({
   patientId: z.uuid(),
   stored: z.boolean(),
   status: z.enum(VITAL_STATUSES),
+  /** The entry is older than the tenant's late-data horizon: stored and shown, never judged. */
+  late: z.boolean(),
+  /** The unit the value was read in (°F is "F", pounds "lbs", …; blood pressure "mmHg"). */
+  unit: z.string(),
+  /** The entering user's effective units (own choice, else the tenant's). */
+  units: unitsUsedSchema,
 });
 
 /** POST /health/sos/hotline: a hotline call raises SOS for the patient (a patient's own session: themselves). */
@@ -220,6 +327,8 @@ export const healthPointSchema = z.object({
   count: z.number().int(),
   /** Raw readings only. */
   source: z.enum(DATA_SOURCES).nullable(),
+  /** Raw readings: arrived after the late-data horizon (shown, never judged); rollups: null. */
+  late: z.boolean().nullable().optional(),
 });
 export type HealthPoint = z.infer<typeof healthPointSchema>;
 

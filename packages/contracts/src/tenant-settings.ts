@@ -18,6 +18,8 @@ export const TENANT_SETTING_KEYS = [
   'ORGANIZATION_NAME',
   'ACID_URIC_UNIT',
   'BLOOD_GLUCOSE_UNIT',
+  /** Minutes after which a reading arrives "late": stored and shown, never judged (health.ts). */
+  'LATE_DATA_HORIZON_MINUTES',
   /** Minutes without a sync before a bound watch raises the no-data alert (15 / 30 / 60 / custom). */
   'NO_DATA_ALERT_MINUTES',
   'AI_CLOUD_TENANT_ID',
@@ -64,6 +66,7 @@ export const TENANT_SETTING_DEFAULTS: Record<TenantSettingKey, string> = {
   ORGANIZATION_NAME: '',
   ACID_URIC_UNIT: 'umol/L',
   BLOOD_GLUCOSE_UNIT: 'mg/dL',
+  LATE_DATA_HORIZON_MINUTES: '120',
   NO_DATA_ALERT_MINUTES: String(NO_DATA_WINDOW.defaultMinutes),
   AI_CLOUD_TENANT_ID: '',
   OCR_HEALTH_DEVICE_API_KEY: '',
@@ -129,6 +132,10 @@ export const TENANT_SETTING_VALUE_SCHEMAS = {
   ORGANIZATION_NAME: safeText().max(200),
   ACID_URIC_UNIT: oneOf(TENANT_URIC_ACID_UNITS),
   BLOOD_GLUCOSE_UNIT: oneOf(TENANT_BLOOD_GLUCOSE_UNITS),
+  LATE_DATA_HORIZON_MINUTES: z
+    .string()
+    .regex(/^\d{1,5}$/, { error: 'must be a whole number of minutes' })
+    .refine((value) => Number(value) >= 5 && Number(value) <= 10_080, { error: 'must be between 5 and 10080 (a week)' }),
   NO_DATA_ALERT_MINUTES: z
     .string()
     .regex(/^\d{1,5}$/, { error: 'must be a whole number of minutes' })

@@ -118,14 +118,21 @@ export function fromCanonical(measure: Measure, value: number, unit: string): nu
 // Manual entry (spec §5) -------------------------------------------------------------------------
 
 /**
- * Open ranges of spec §5 for manual entry, in canonical units: a value must be strictly above
- * `above` and strictly below `below` ("SpO2 above 88 and below 100 percent" — 100 itself is
- * accepted, as the spec's own "88-100" reading says, so SpO2 uses `atMost`).
+ * The ranges of spec §5 for manual entry, in canonical units, word for word: "above" and "below"
+ * are exclusive (`above` / `below`), "at least" / "at most" inclusive (`atLeast` / `atMost`).
+ * - "SpO2 above 88 and below 100 percent": 88 and 100 are refused.
+ * - "blood glucose below 300 mg/dL": 300 is refused; the spec gives no lower bound, a glucose of
+ *   0 or less is not a measurement, so it must be above 0 (docs/decisions.md).
+ * - "heart rate above 30 and below 300 bpm", "weight above 1 and below 700 kg", "temperature above
+ *   30 and below 45 C": every bound exclusive.
+ * - "Systolic and diastolic below 300 mmHg": 300 refused; above 0 (a pressure of 0 is not one).
+ * Steps and calories are counts (never negative). Other measures have no §5 rule; the server
+ * holds them to what a device could report.
  */
 export const MANUAL_ENTRY_RANGES: Partial<
   Record<Measure, { above?: number; below?: number; atLeast?: number; atMost?: number }>
 > = {
-  SPO2: { atLeast: 88, atMost: 100 },
+  SPO2: { above: 88, below: 100 },
   GLUCOSE: { above: 0, below: 300 },
   HEART_RATE: { above: 30, below: 300 },
   WEIGHT: { above: 1, below: 700 },
@@ -136,28 +143,59 @@ export const MANUAL_ENTRY_RANGES: Partial<
   CALORIES: { atLeast: 0 },
 };
 
-/** Systolic must exceed diastolic by at least this much (spec §5). */
+/** Systolic must exceed diastolic by at least this much (spec §5: "by at least 20", inclusive). */
 export const MIN_PULSE_PRESSURE = 20;
 
 export type ManualEntryProblem = 'outOfRange' | 'pulsePressure' | 'futureDate';
 
-/** Why a manually entered value (canonical units) is refused, or null when it is accepted. */
-export function manualValueProblem(measure: Measure, value: number): ManualEntryProblem | null {
+/**
+ * -1, 0 or 1 as `value` is below, on or above `bound`. A value within a billionth (relative) of
+ * the bound counts as on it, so a bound converted to another unit (700 kg = 1543.2358352599999
+ * lbs, 300 mg/dL = 16.6518... mmol/L) is the same bound whichever way the rounding fell.
+ */
+function compareToBound(value: number, bound: number): -1 | 0 | 1 {
+  if (Math.abs(value - bound) <= 1e-9 * Math.max(1, Math.abs(bound))) return 0;
+  return value < bound ? -1 : 1;
+}
+
+/** The §5 range of a measure converted to `unit` (the unit the value is entered in). */
+export function manualEntryRange(measure: Measure, unit: string = MEASURES[measure]) {
   const range = MANUAL_ENTRY_RANGES[measure];
+  if (range === undefined) return undefined;
+  const convert = (bound: number | undefined) =>
+    bound === undefined ? undefined : fromCanonical(measure, bound, unit);
+  return {
+    above: convert(range.above),
+    below: convert(range.below),
+    atLeast: convert(range.atLeast),
+    atMost: convert(range.atMost),
+  };
+}
+
+/**
+ * Why a manually entered value is refused, or null when it is accepted. `value` is in `unit`
+ * (default: the canonical unit); the bounds are converted to that unit and compared there.
+ */
+export function manualValueProblem(
+  measure: Measure,
+  value: number,
+  unit: string = MEASURES[measure],
+): ManualEntryProblem | null {
   if (!Number.isFinite(value)) return 'outOfRange';
+  const range = manualEntryRange(measure, unit);
   if (range === undefined) return null;
-  if (range.above !== undefined && !(value > range.above)) return 'outOfRange';
-  if (range.below !== undefined && !(value < range.below)) return 'outOfRange';
-  if (range.atLeast !== undefined && value < range.atLeast) return 'outOfRange';
-  if (range.atMost !== undefined && value > range.atMost) return 'outOfRange';
+  if (range.above !== undefined && compareToBound(value, range.above) <= 0) return 'outOfRange';
+  if (range.below !== undefined && compareToBound(value, range.below) >= 0) return 'outOfRange';
+  if (range.atLeast !== undefined && compareToBound(value, range.atLeast) < 0) return 'outOfRange';
+  if (range.atMost !== undefined && compareToBound(value, range.atMost) > 0) return 'outOfRange';
   return null;
 }
 
-/** A manual blood-pressure pair: both in range and systolic ≥ diastolic + 20. */
+/** A manual blood-pressure pair (mmHg): both in range and systolic ≥ diastolic + 20. */
 export function bloodPressureProblem(systolic: number, diastolic: number): ManualEntryProblem | null {
   return (
     manualValueProblem('SYSTOLIC', systolic) ??
     manualValueProblem('DIASTOLIC', diastolic) ??
-    (systolic - diastolic >= MIN_PULSE_PRESSURE ? null : 'pulsePressure')
+    (compareToBound(systolic - diastolic, MIN_PULSE_PRESSURE) >= 0 ? null : 'pulsePressure')
   );
 }

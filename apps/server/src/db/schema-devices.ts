@@ -23,6 +23,8 @@ export const devices = pgTable(
     lastSyncedAt: timestamps('last_synced_at'),
     dataSource: text('data_source').notNull().default('WIRELESS_DEVICE'),
     activatedAt: timestamps('activated_at'),
+    /** When it was bound to its current patient (migration 0025); null when unbound or unknown. */
+    boundAt: timestamps('bound_at'),
     createdAt: timestamps('created_at').notNull().defaultNow(),
     updatedAt: timestamps('updated_at').notNull().defaultNow(),
     importId: uuid('import_id'),

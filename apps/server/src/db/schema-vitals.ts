@@ -1,5 +1,5 @@
 /** Vitals (migration 0013). Mirrors the SQL; schema.int.test.ts checks drift. */
-import { doublePrecision, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { bytea, timestamps } from './schema-columns.js';
 
 /** Partitioned by month on measured_at; always queried through this parent. */
@@ -15,6 +15,8 @@ export const readings = pgTable(
     deviceId: uuid('device_id'),
     batchId: uuid('batch_id'),
     receivedAt: timestamps('received_at').notNull().defaultNow(),
+    /** Measured longer before it arrived than the tenant's late-data horizon (migration 0025). */
+    late: boolean().notNull().default(false),
   },
   (table) => [
     primaryKey({ columns: [table.tenantId, table.patientId, table.measure, table.measuredAt, table.source] }),
@@ -140,6 +142,8 @@ export const ingestBatches = pgTable(
     batchId: uuid('batch_id').notNull(),
     patientId: uuid('patient_id').notNull(),
     response: jsonb().$type<Record<string, unknown>>(),
+    /** SHA-256 of the normalized batch (migration 0025); null for batches stored before it. */
+    contentHash: text('content_hash'),
     receivedAt: timestamps('received_at').notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.batchId] })],

@@ -280,6 +280,8 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
       phone: `098${String(1000001 + index).padStart(7, '0')}`,
       status: STATUSES[index % STATUSES.length] ?? 'NORMAL',
       healthCenterId: center.id,
+      // Accounts opened 90 days ago: the simulator's history (6 days) is not older than the account.
+      createdAt: new Date(Date.now() - 90 * 24 * 3_600_000),
       ...demoPatientDetails(index, index % centers.length),
     };
   });

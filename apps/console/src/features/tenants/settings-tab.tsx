@@ -166,6 +166,7 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
             }}
             error={form.errorOf('NO_DATA_ALERT_MINUTES')}
           />
+          {text('LATE_DATA_HORIZON_MINUTES', { description: t('settings.lateDataHint') })}
           <Switch
             mt="lg"
             label={t('settings.ALLOW_WEB_SOS_POPUP')}

@@ -195,6 +195,7 @@ export async function insertDeviceBatch(
         macAddress: value.macAddress,
         patientId: patient.id,
         accountUsername: patient.username,
+        boundAt: now,
         importedAt: now,
         createdAt: now,
         updatedAt: now,

@@ -251,7 +251,7 @@ export function bindDevice(
     if (device.patientId === patient.id) return detailAfterWrite(tx, id);
     if (device.patientId !== null) throw new AppError('device.connectedByAnotherUser');
     const now = clock.now();
-    await store.updateDevice(tx, id, { patientId: patient.id, accountUsername: patient.username }, now);
+    await store.updateDevice(tx, id, { patientId: patient.id, accountUsername: patient.username, boundAt: now }, now);
     await recordAudit(tx, auth.tenantId, environment.audit, {
       action: 'DEVICE_BOUND',
       targetType: 'device',
@@ -270,7 +270,7 @@ export function unbindDevice(environment: DeviceEnvironment, id: string): Promis
     const { device } = await requireDevice(tx, id, { lock: true });
     if (device.patientId === null) return detailAfterWrite(tx, id);
     const now = clock.now();
-    await store.updateDevice(tx, id, { patientId: null, accountUsername: null }, now);
+    await store.updateDevice(tx, id, { patientId: null, accountUsername: null, boundAt: null }, now);
     await recordAudit(tx, auth.tenantId, environment.audit, {
       action: 'DEVICE_UNBOUND',
       targetType: 'device',

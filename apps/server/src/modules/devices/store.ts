@@ -169,7 +169,7 @@ export async function insertDevices(tx: TenantTransaction, values: DeviceInsert[
 export type DeviceChanges = Partial<
   Pick<
     DeviceInsert,
-    'model' | 'serialNumber' | 'macAddress' | 'imei' | 'dataSource' | 'patientId' | 'accountUsername'
+    'model' | 'serialNumber' | 'macAddress' | 'imei' | 'dataSource' | 'patientId' | 'accountUsername' | 'boundAt'
   >
 >;
 

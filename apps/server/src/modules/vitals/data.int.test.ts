@@ -37,7 +37,7 @@ afterAll(async () => {
 interface Series {
   data: {
     resolution: string;
-    points: { at: string; value: number; min: number; max: number; count: number }[];
+    points: { at: string; value: number; min: number; max: number; count: number; late?: boolean | null }[];
   };
 }
 const seriesUrl = (patientId: string, query: Record<string, string>) =>
@@ -77,6 +77,8 @@ describe('GET /health/patients/:patientId/data', () => {
     expect(day.statusCode, day.body).toBe(200);
     expect(day.json<Series>().data.resolution).toBe('raw');
     expect(day.json<Series>().data.points.map((point) => point.value)).toEqual([60, 62, 64, 66, 68, 70]);
+    // Measured two days before they arrived: later than the 2-hour horizon, flagged late.
+    expect(day.json<Series>().data.points.map((point) => point.late)).toEqual([true, true, true, true, true, true]);
 
     const from = new Date(dayStart.getTime() - 3 * DAY).toISOString();
     const week = await call(
@@ -98,6 +100,7 @@ describe('GET /health/patients/:patientId/data', () => {
         max: 64,
         count: 3,
         source: null,
+        late: null,
       },
       {
         at: new Date(dayStart.getTime() + 11 * HOUR).toISOString(),
@@ -106,6 +109,7 @@ describe('GET /health/patients/:patientId/data', () => {
         max: 70,
         count: 3,
         source: null,
+        late: null,
       },
       {
         at: new Date(dayStart.getTime() + DAY + 10 * HOUR).toISOString(),
@@ -114,6 +118,7 @@ describe('GET /health/patients/:patientId/data', () => {
         max: 65,
         count: 3,
         source: null,
+        late: null,
       },
       {
         at: new Date(dayStart.getTime() + DAY + 11 * HOUR).toISOString(),
@@ -122,6 +127,7 @@ describe('GET /health/patients/:patientId/data', () => {
         max: 71,
         count: 3,
         source: null,
+        late: null,
       },
     ]);
     for (const view of ['month', 'year']) {
@@ -132,7 +138,7 @@ describe('GET /health/patients/:patientId/data', () => {
         seriesUrl(patient.id, { measure: 'HEART_RATE', view, from, to: clock.now().toISOString() }),
       );
       expect(response.json<Series>().data.points).toEqual([
-        { at: dayStart.toISOString(), value: 65, min: 60, max: 70, count: 6, source: null },
+        { at: dayStart.toISOString(), value: 65, min: 60, max: 70, count: 6, source: null, late: null },
         {
           at: new Date(dayStart.getTime() + DAY).toISOString(),
           value: 66,
@@ -140,6 +146,7 @@ describe('GET /health/patients/:patientId/data', () => {
           max: 71,
           count: 6,
           source: null,
+          late: null,
         },
       ]);
     }
@@ -318,19 +325,24 @@ describe('readings partitions', () => {
     }
     expect(names).toContain('readings_default');
 
+    // Ten months back: older than the partitions made at migration, younger than a year (health.tooOld).
     const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
-    const old = new Date(Date.UTC(2020, 0, 15, 8));
-    await postBatch(app, doctor, batchOf(patient.id, [reading('STEPS', 500, old)]));
+    const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 10, 1));
+    const old = new Date(month.getTime() + 14 * DAY + 8 * HOUR);
+    const answer = answerOf(await postBatch(app, doctor, batchOf(patient.id, [reading('STEPS', 500, old)])));
+    expect(answer).toMatchObject({ accepted: 1, late: 1 });
     const inDefault = await asOwner(testDb.ownerUrl, 'SELECT 1 FROM readings_default WHERE patient_id = $1', [
       patient.id,
     ]);
     expect(inDefault).toHaveLength(1);
-    await testDb.database.system.execute(sql`SELECT ensure_readings_partitions('2020-01-01'::date, 1)`);
+    const day = month.toISOString().slice(0, 10);
+    await testDb.database.system.execute(sql`SELECT ensure_readings_partitions(${day}::date, 1)`);
     expect(
       await asOwner(testDb.ownerUrl, 'SELECT 1 FROM readings_default WHERE patient_id = $1', [patient.id]),
     ).toEqual([]);
+    const partition = `readings_p${month.getUTCFullYear()}_${String(month.getUTCMonth() + 1).padStart(2, '0')}`;
     expect(
-      await asOwner(testDb.ownerUrl, 'SELECT 1 FROM readings_p2020_01 WHERE patient_id = $1', [patient.id]),
+      await asOwner(testDb.ownerUrl, `SELECT 1 FROM ${partition} WHERE patient_id = $1`, [patient.id]),
     ).toHaveLength(1);
 
     // The maintenance job, a year on, creates what is missing and nothing twice.

@@ -114,6 +114,7 @@ export async function readSeries(
       max: convert(point.max),
       count: point.count,
       source: point.source as HealthSeries['points'][number]['source'],
+      late: point.late,
     })),
   };
 }

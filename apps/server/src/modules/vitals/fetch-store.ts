@@ -10,6 +10,8 @@ export interface StoredPoint {
   max: number;
   count: number;
   source: string | null;
+  /** Raw readings: arrived after the late-data horizon; rollups: null. */
+  late: boolean | null;
 }
 
 /** Raw readings of one measure in [from, to), oldest first (a day view: at most a few thousand). */
@@ -21,8 +23,8 @@ export async function rawPoints(
   from: Date,
   to: Date,
 ) {
-  const result = await tx.execute<{ at_ms: number; value: number; source: string }>(sql`
-    SELECT extract(epoch FROM measured_at)::float8 * 1000 AS at_ms, value, source
+  const result = await tx.execute<{ at_ms: number; value: number; source: string; late: boolean }>(sql`
+    SELECT extract(epoch FROM measured_at)::float8 * 1000 AS at_ms, value, source, late
       FROM readings
      WHERE tenant_id = ${tenantId} AND patient_id = ${patientId} AND measure = ${measure}
        AND measured_at >= ${from.toISOString()}::timestamptz AND measured_at < ${to.toISOString()}::timestamptz
@@ -35,6 +37,7 @@ export async function rawPoints(
     max: row.value,
     count: 1,
     source: row.source,
+    late: row.late,
   }));
 }
 
@@ -67,6 +70,7 @@ export async function rollupPoints(
     max: row.max,
     count: row.count,
     source: null,
+    late: null,
   }));
 }
 

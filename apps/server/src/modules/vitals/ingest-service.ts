@@ -1,4 +1,14 @@
-import type { CollectorBatch, CollectorResult, HotlineCall, ManualEntry, VitalStatus } from '@rpm/contracts';
+import {
+  displayUnit,
+  isLateReading,
+  normalizedBatchText,
+  type CollectorBatch,
+  type CollectorResult,
+  type HotlineCall,
+  type ManualEntry,
+  type VitalStatus,
+} from '@rpm/contracts';
+import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { TenantTransaction } from '../../db/database.js';
 import { patients } from '../../db/schema.js';
@@ -11,6 +21,7 @@ import {
   insertReadings,
   insertRecords,
   markDeviceSynced,
+  patientCreatedAt,
   recordBatchAnswer,
 } from './ingest-store.js';
 import { withVitalsPatient, type VitalsEnvironment, type VitalsPatient } from './patient-access.js';
@@ -22,7 +33,11 @@ import {
   type EvaluatedReading,
 } from './status-engine.js';
 import { ageOn, patientThresholdsOf } from './thresholds-store.js';
-import { tenantUnits } from './units.js';
+import { ingestSettings, preferencesOf } from './units.js';
+
+/** The later of two instants (null: unknown). */
+const laterOf = (first: Date | null, second: Date | null) =>
+  first === null ? second : second === null || first >= second ? first : second;
 
 /** Evaluates what a batch added and writes the status, history, event and signal it implies. */
 async function evaluateAndApply(
@@ -74,30 +89,43 @@ function countItems(checked: CheckedBatch, insertedKeys: ReadonlySet<string>) {
 /**
  * POST /collector/readings: validates every item, stores the valid ones (readings in one statement,
  * records skipping what exists), keeps the device's sync state, evaluates the new readings and
- * events in the same transaction, and keeps the answer for a retry of the same batch id.
+ * events that are not late in the same transaction, and keeps the answer for a retry of the same
+ * batch id with the same content (another content under that id: health.batchReused).
  */
 export async function ingestBatch(
   environment: VitalsEnvironment,
   batch: CollectorBatch,
 ): Promise<CollectorResult> {
-  const units = await tenantUnits(environment.database, environment.auth.tenantId);
+  const { units, lateHorizonMinutes } = await ingestSettings(environment.database, environment.auth);
   const now = environment.clock.now();
-  const checked = checkBatch(batch, units, now);
+  const contentHash = createHash('sha256').update(normalizedBatchText(batch)).digest('hex');
   return withVitalsPatient(
     environment,
     { patientId: batch.patientId, permission: 'health.update', lock: true, write: true },
     async (tx, patient) => {
-      const claim = await claimBatch(tx, patient.tenantId, batch.batchId, patient.id);
+      const claim = await claimBatch(tx, patient.tenantId, batch.batchId, patient.id, contentHash);
       if (!claim.isNew) {
         if (claim.patientId !== patient.id || claim.response === null)
           throw new AppError('health.batchConflict');
+        // Same id, other content: refused whole (the device re-sends under a new id).
+        if (claim.contentHash !== null && claim.contentHash !== contentHash)
+          throw new AppError('health.batchReused');
         return { ...claim.response, replayed: true };
       }
-      const deviceId =
-        batch.deviceId !== undefined &&
-        (await markDeviceSynced(tx, patient.tenantId, batch.deviceId, patient.id, now))
-          ? batch.deviceId
-          : null;
+      const device =
+        batch.deviceId === undefined
+          ? null
+          : await markDeviceSynced(tx, patient.tenantId, batch.deviceId, patient.id, now);
+      const deviceId = device === null ? null : (batch.deviceId ?? null);
+      const accountSince = await patientCreatedAt(tx, patient.tenantId, patient.id);
+      const checked = checkBatch(batch, {
+        now,
+        deviceUnits: preferencesOf(units.device),
+        enteredUnits: preferencesOf(units.entered),
+        accountSince,
+        deviceSince: laterOf(accountSince, device?.boundAt ?? null),
+        lateHorizonMinutes,
+      });
       const target = {
         tenantId: patient.tenantId,
         patientId: patient.id,
@@ -109,12 +137,14 @@ export async function ingestBatch(
       const records = await insertRecords(tx, target, checked);
       const insertedKeys = new Set(inserted.map((row) => `${row.measure}|${row.atMs}|${row.source}`));
       const { accepted: acceptedReadings, valid: validReadings } = countItems(checked, insertedKeys);
-      const added = inserted.map((row) => ({
-        measure: row.measure,
-        value: row.value,
-        measuredAt: new Date(row.atMs),
-      }));
-      const direct: DirectSos[] = records.events.map((event) => ({
+      // Late readings and events are stored and shown, never judged (contracts isLateReading).
+      const added = inserted
+        .filter((row) => !row.late)
+        .map((row) => ({ measure: row.measure, value: row.value, measuredAt: new Date(row.atMs) }));
+      const currentEvents = records.events.filter(
+        (event) => !isLateReading(event.occurredAt, now, lateHorizonMinutes),
+      );
+      const direct: DirectSos[] = currentEvents.map((event) => ({
         source: event.type === 'FALL' ? 'FALL' : 'SOS_BUTTON',
         at: event.occurredAt,
         location: event.lat !== null && event.lng !== null ? { lat: event.lat, lng: event.lng } : null,
@@ -148,6 +178,8 @@ export async function ingestBatch(
         problems: checked.problems,
         status,
         replayed: false,
+        late: inserted.filter((row) => row.late).length,
+        units,
       };
       await recordBatchAnswer(tx, patient.tenantId, batch.batchId, result);
       await recordAudit(tx, patient.tenantId, environment.audit, {
@@ -167,23 +199,35 @@ export async function ingestBatch(
   );
 }
 
-/** POST /health/manual: one manual entry (spec §5), refused as a whole with the item's code. */
+/**
+ * POST /health/manual: one manual entry (spec §5) in the entering user's units, refused as a whole
+ * with the item's code; a late entry is stored and not judged. The answer names the units used.
+ */
 export async function enterManually(environment: VitalsEnvironment, entry: ManualEntry) {
-  const units = await tenantUnits(environment.database, environment.auth.tenantId);
+  const { units, lateHorizonMinutes } = await ingestSettings(environment.database, environment.auth);
   const now = environment.clock.now();
-  const checked = checkReading({ ...entry, source: 'MANUAL' }, 0, units, now);
-  if (checked.problem !== null) {
-    throw new AppError(checked.problem.code, {
-      fieldErrors: [
-        { field: `body.${checked.problem.field}`, code: checked.problem.code, message: checked.problem.code },
-      ],
-    });
-  }
-  const rows = checked.rows;
+  const enteredUnits = preferencesOf(units.entered);
   return withVitalsPatient(
     environment,
     { patientId: entry.patientId, permission: 'health.update', lock: true, write: true },
     async (tx, patient) => {
+      const accountSince = await patientCreatedAt(tx, patient.tenantId, patient.id);
+      const checked = checkReading({ ...entry, source: 'MANUAL' }, 0, {
+        now,
+        deviceUnits: preferencesOf(units.device),
+        enteredUnits,
+        accountSince,
+        deviceSince: accountSince,
+        lateHorizonMinutes,
+      });
+      if (checked.problem !== null) {
+        throw new AppError(checked.problem.code, {
+          fieldErrors: [
+            { field: `body.${checked.problem.field}`, code: checked.problem.code, message: checked.problem.code },
+          ],
+        });
+      }
+      const rows = checked.rows;
       const target = {
         tenantId: patient.tenantId,
         patientId: patient.id,
@@ -192,11 +236,9 @@ export async function enterManually(environment: VitalsEnvironment, entry: Manua
         receivedAt: now,
       };
       const inserted = await insertReadings(tx, target, rows);
-      const added = inserted.map((row) => ({
-        measure: row.measure,
-        value: row.value,
-        measuredAt: new Date(row.atMs),
-      }));
+      const added = inserted
+        .filter((row) => !row.late)
+        .map((row) => ({ measure: row.measure, value: row.value, measuredAt: new Date(row.atMs) }));
       const status = await evaluateAndApply(tx, environment, patient, added, [], rows[0]?.measuredAt ?? null);
       await recordAudit(tx, patient.tenantId, environment.audit, {
         action: 'HEALTH_MANUAL_ENTRY',
@@ -205,7 +247,14 @@ export async function enterManually(environment: VitalsEnvironment, entry: Manua
         targetId: patient.id,
         details: { measure: entry.measure, measuredAt: entry.measuredAt, stored: inserted.length > 0 },
       });
-      return { patientId: patient.id, stored: inserted.length > 0, status };
+      return {
+        patientId: patient.id,
+        stored: inserted.length > 0,
+        status,
+        late: rows.some((row) => row.late),
+        unit: entry.measure === 'BLOOD_PRESSURE' ? 'mmHg' : displayUnit(entry.measure, enteredUnits),
+        units: units.entered,
+      };
     },
   );
 }

@@ -7,6 +7,7 @@ import {
   ecgRecords,
   healthEvents,
   ingestBatches,
+  patients,
   sleepRecords,
   sportRecords,
 } from '../../db/schema.js';
@@ -20,12 +21,14 @@ export interface InsertedReading {
   atMs: number;
   value: number;
   source: string;
+  late: boolean;
 }
 
 /**
  * Stores readings with one statement: a multi-row INSERT from unnest'ed arrays that skips rows
  * already stored (readings_key), and the hourly and daily rollups upserted from the rows the insert
- * really added (its RETURNING), so a retried batch counts nothing twice. Buckets are UTC.
+ * really added (its RETURNING), so a retried batch counts nothing twice. Buckets are UTC. Late
+ * readings are stored and rolled up like the others, with their `late` flag.
  */
 export async function insertReadings(
   tx: TenantTransaction,
@@ -43,6 +46,7 @@ export async function insertReadings(
   const times = arrayLiteral(rows.map((row) => row.measuredAt.toISOString()));
   const values = arrayLiteral(rows.map((row) => row.value));
   const sources = arrayLiteral(rows.map((row) => row.source));
+  const late = arrayLiteral(rows.map((row) => (row.late ? 't' : 'f')));
   const rollup = (table: string, unit: 'hour' | 'day') =>
     sql.raw(`INSERT INTO ${table} AS r (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
       SELECT tenant_id, patient_id, measure, date_trunc('${unit}', measured_at, 'UTC'), count(*), sum(value), min(value), max(value),
@@ -53,49 +57,71 @@ export async function insertReadings(
         min = least(r.min, excluded.min), max = greatest(r.max, excluded.max),
         last_value = CASE WHEN excluded.last_at >= r.last_at THEN excluded.last_value ELSE r.last_value END,
         last_at = greatest(r.last_at, excluded.last_at)`);
-  const result = await tx.execute<{ measure: string; at_ms: number; value: number; source: string }>(sql`
+  const result = await tx.execute<{ measure: string; at_ms: number; value: number; source: string; late: boolean }>(sql`
     WITH inserted AS (
-      INSERT INTO readings (tenant_id, patient_id, measure, measured_at, value, source, device_id, batch_id, received_at)
+      INSERT INTO readings (tenant_id, patient_id, measure, measured_at, value, source, device_id, batch_id, received_at, late)
       SELECT ${target.tenantId}::uuid, ${target.patientId}::uuid, input.measure, input.measured_at, input.value, input.source,
-             ${target.deviceId}::uuid, ${target.batchId}::uuid, ${target.receivedAt.toISOString()}::timestamptz
-        FROM unnest(${measures}::text[], ${times}::timestamptz[], ${values}::float8[], ${sources}::text[])
-             AS input (measure, measured_at, value, source)
+             ${target.deviceId}::uuid, ${target.batchId}::uuid, ${target.receivedAt.toISOString()}::timestamptz, input.late
+        FROM unnest(${measures}::text[], ${times}::timestamptz[], ${values}::float8[], ${sources}::text[], ${late}::boolean[])
+             AS input (measure, measured_at, value, source, late)
       ON CONFLICT DO NOTHING
-      RETURNING tenant_id, patient_id, measure, measured_at, value, source
+      RETURNING tenant_id, patient_id, measure, measured_at, value, source, late
     ), hourly AS (${rollup('readings_hourly', 'hour')}), daily AS (${rollup('readings_daily', 'day')})
-    SELECT measure, extract(epoch FROM measured_at)::float8 * 1000 AS at_ms, value, source FROM inserted`);
+    SELECT measure, extract(epoch FROM measured_at)::float8 * 1000 AS at_ms, value, source, late FROM inserted`);
   return result.rows.map((row) => ({
     measure: row.measure,
     atMs: Math.round(row.at_ms),
     value: row.value,
     source: row.source,
+    late: row.late,
   }));
 }
 
-/** Claims a batch id; an existing claim is returned as is (its stored answer, or its patient). */
+/**
+ * Claims a batch id with the hash of its content; an existing claim is returned as is (its
+ * patient, stored answer and content hash — null for batches stored before hashes were kept).
+ */
 export async function claimBatch(
   tx: TenantTransaction,
   tenantId: string,
   batchId: string,
   patientId: string,
-): Promise<{ isNew: true } | { isNew: false; patientId: string; response: CollectorResult | null }> {
+  contentHash: string,
+): Promise<
+  | { isNew: true }
+  | { isNew: false; patientId: string; response: CollectorResult | null; contentHash: string | null }
+> {
   const claimed = await tx
     .insert(ingestBatches)
-    .values({ tenantId, batchId, patientId })
+    .values({ tenantId, batchId, patientId, contentHash })
     .onConflictDoNothing()
     .returning({ batchId: ingestBatches.batchId });
   if (claimed.length > 0) return { isNew: true };
   const [existing] = await tx
-    .select({ patientId: ingestBatches.patientId, response: ingestBatches.response })
+    .select({
+      patientId: ingestBatches.patientId,
+      response: ingestBatches.response,
+      contentHash: ingestBatches.contentHash,
+    })
     .from(ingestBatches)
     .where(and(eq(ingestBatches.tenantId, tenantId), eq(ingestBatches.batchId, batchId)));
   // Invisible to this caller (another center's patient): answered like another patient's batch.
-  if (existing === undefined) return { isNew: false, patientId: '', response: null };
+  if (existing === undefined) return { isNew: false, patientId: '', response: null, contentHash: null };
   return {
     isNew: false,
     patientId: existing.patientId,
     response: existing.response as CollectorResult | null,
+    contentHash: existing.contentHash,
   };
+}
+
+/** When the patient's account was created (nothing may be dated before it). */
+export async function patientCreatedAt(tx: TenantTransaction, tenantId: string, patientId: string) {
+  const [row] = await tx
+    .select({ createdAt: patients.createdAt })
+    .from(patients)
+    .where(and(eq(patients.tenantId, tenantId), eq(patients.id, patientId)));
+  return row?.createdAt ?? null;
 }
 
 export async function recordBatchAnswer(
@@ -110,20 +136,23 @@ export async function recordBatchAnswer(
     .where(and(eq(ingestBatches.tenantId, tenantId), eq(ingestBatches.batchId, batchId)));
 }
 
-/** Device sync bookkeeping: the device is the patient's, so its latest sync and app status move. */
+/**
+ * Device sync bookkeeping: when the device is the patient's, its latest sync and app status move.
+ * Null when it is not the patient's device; otherwise when it was bound to them (null: unknown).
+ */
 export async function markDeviceSynced(
   tx: TenantTransaction,
   tenantId: string,
   deviceId: string,
   patientId: string,
   now: Date,
-) {
-  const updated = await tx
+): Promise<{ boundAt: Date | null } | null> {
+  const [updated] = await tx
     .update(devices)
     .set({ lastSyncedAt: now, appStatus: 'ONLINE', updatedAt: now })
     .where(and(eq(devices.tenantId, tenantId), eq(devices.id, deviceId), eq(devices.patientId, patientId)))
-    .returning({ id: devices.id });
-  return updated.length > 0;
+    .returning({ boundAt: devices.boundAt });
+  return updated === undefined ? null : { boundAt: updated.boundAt };
 }
 
 /** Float32 little-endian: 4 bytes a sample, the precision of the watch's ADC. */

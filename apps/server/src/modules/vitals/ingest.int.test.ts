@@ -106,7 +106,7 @@ describe('POST /collector/readings', () => {
     const at = minutesAgo(10);
     const items = [
       reading('SPO2', 87, at, 'MANUAL'), // 0: below 88
-      reading('SPO2', 88, at, 'MANUAL'), // 1: accepted
+      reading('SPO2', 88, at, 'MANUAL'), // 1: not above 88 (spec §5 "above 88 and below 100")
       reading('GLUCOSE', 300, at, 'MANUAL'), // 2: not below 300
       reading('HEART_RATE', 30, at, 'MANUAL'), // 3: not above 30
       reading('WEIGHT', 700, at, 'MANUAL'), // 4: not below 700
@@ -129,12 +129,16 @@ describe('POST /collector/readings', () => {
         source: 'MANUAL',
       }, // 10: accepted (exactly 20)
       reading('HEART_RATE', 72, new Date(clock.now().getTime() + 4 * MINUTE)), // 11: within the 5-minute skew
+      reading('SPO2', 100, new Date(at.getTime() + 2000), 'MANUAL'), // 12: not below 100
+      reading('SPO2', 88.1, new Date(at.getTime() + 3000), 'MANUAL'), // 13: accepted
+      reading('SPO2', 99.9, new Date(at.getTime() + 4000), 'MANUAL'), // 14: accepted
     ];
     const response = await postBatch(app, token, batchOf(patient.id, items));
     expect(response.statusCode, response.body).toBe(200);
     const answer = answerOf(response);
     expect(answer.problems).toEqual([
       { kind: 'readings', index: 0, code: 'health.valueOutOfRange', field: 'value' },
+      { kind: 'readings', index: 1, code: 'health.valueOutOfRange', field: 'value' },
       { kind: 'readings', index: 2, code: 'health.valueOutOfRange', field: 'value' },
       { kind: 'readings', index: 3, code: 'health.valueOutOfRange', field: 'value' },
       { kind: 'readings', index: 4, code: 'health.valueOutOfRange', field: 'value' },
@@ -142,14 +146,16 @@ describe('POST /collector/readings', () => {
       { kind: 'readings', index: 6, code: 'health.pulsePressure', field: 'systolic' },
       { kind: 'readings', index: 7, code: 'health.futureDate', field: 'measuredAt' },
       { kind: 'readings', index: 8, code: 'health.valueRequired', field: 'value' },
+      { kind: 'readings', index: 12, code: 'health.valueOutOfRange', field: 'value' },
     ]);
-    expect(answer).toMatchObject({ accepted: 4, rejected: 8 });
+    expect(answer).toMatchObject({ accepted: 5, rejected: 10 });
     const stored = await storedReadings(testDb.ownerUrl, patient.id);
     expect(stored.map((row) => `${row.measure}=${row.value}`).sort()).toEqual([
       'DIASTOLIC=100',
       'HEART_RATE=299',
       'HEART_RATE=72',
-      'SPO2=88',
+      'SPO2=88.1',
+      'SPO2=99.9',
       'SYSTOLIC=120',
     ]);
   });

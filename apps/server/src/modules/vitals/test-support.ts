@@ -8,6 +8,12 @@ import { call, organisation } from '../staff/test-support.js';
 
 export { call, logInAs } from '../staff/test-support.js';
 
+/**
+ * Test patients' accounts were opened long before any test clock (some tests fix the clock to a
+ * date), so readings are never "before monitoring" (health.beforeMonitoring) unless a test says so.
+ */
+const ACCOUNTS_OPENED_AT = () => new Date('2020-01-01T00:00:00Z');
+
 /** The staff organisation plus an operator of center A and a patient (with a login) in each center. */
 export async function vitalsOrganisation(testDb: TestDatabase) {
   const { database } = testDb;
@@ -25,10 +31,12 @@ export async function vitalsOrganisation(testDb: TestDatabase) {
     healthCenterId: org.centerA.id,
     userId: patientUser.id,
     birthday: '1980-06-15',
+    createdAt: ACCOUNTS_OPENED_AT(),
   });
   const patientB = await createPatient(database, tenantId, {
     healthCenterId: org.centerB.id,
     birthday: '1980-06-15',
+    createdAt: ACCOUNTS_OPENED_AT(),
   });
   return { ...org, operatorA, patientUser, patientA, patientB };
 }
@@ -43,6 +51,7 @@ export function newPatient(
   return createPatient(testDb.database, tenantId, {
     healthCenterId: centerId,
     birthday: '1980-06-15',
+    createdAt: ACCOUNTS_OPENED_AT(),
     ...overrides,
   });
 }
