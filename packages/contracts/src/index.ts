@@ -19,6 +19,7 @@ export * from './devices.js';
 export * from './imports.js';
 export * from './thresholds.js';
 export * from './cases.js';
+export * from './ticket-actions.js';
 export * from './vitals.js';
 export * from './health.js';
 export * from './alerts.js';

@@ -30,8 +30,12 @@ import { usePageTitle } from '../shell/use-page-title';
 import { TicketStatusBadge } from './badges';
 import { changeTicket, rateTicket, refreshMonitoring, ticketDetailQuery } from './monitoring-api';
 import { ReasonDialog } from './reason-dialog';
+import { assignLabel, ticketWording } from './ticket-wording';
 
-/** Ticket detail and history (spec §2, §3 Ticket): actions the state allows, current action, ratings. */
+/**
+ * Ticket detail and history (spec §2, §3 Ticket): the actions the server offers this user in the
+ * current state, current action, ratings; SOS wording only on SOS tickets (ticket-wording.ts).
+ */
 export function TicketDetailPage() {
   const { t } = useTranslation('monitoring');
   const { ticketId = '' } = useParams();
@@ -84,6 +88,9 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
     },
   });
   const canRate = RATABLE_TICKET_STATUSES.includes(ticket.status);
+  const wording = ticketWording(ticket.type);
+  const actionLabel = (candidate: TicketAction) =>
+    candidate === 'assign' ? t(assignLabel(ticket)) : t(`ticketAction.${candidate}`);
 
   return (
     <Stack gap="lg" maw={1380}>
@@ -119,7 +126,7 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
               }}
               loading={change.isPending && change.variables.action === candidate}
             >
-              {t(`ticketAction.${candidate}`)}
+              {actionLabel(candidate)}
             </Button>
           ))}
         </Group>
@@ -142,7 +149,7 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
             </Text>
             {ticket.sosAt === null ? null : (
               <Text fz="sm">
-                {t('tickets.detail.sosAt')}: {formatDateTime(ticket.sosAt)}
+                {t(wording.eventAt)}: {formatDateTime(ticket.sosAt)}
               </Text>
             )}
             {ticket.location === null ? null : (
@@ -165,11 +172,11 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
         </Card>
         <Card withBorder radius="md">
           <Title order={2} fz="md" mb="sm">
-            {t('tickets.detail.healthIndicators')}
+            {t(wording.indicatorsTitle)}
           </Title>
           {ticket.healthIndicators.length === 0 ? (
-            <Text fz="sm" c="dimmed">
-              {t('sos.detail.noVitals')}
+            <Text fz="sm" c="dimmed" data-testid="ticket-no-indicators">
+              {t(wording.noIndicators)}
             </Text>
           ) : (
             <Table>
@@ -245,7 +252,7 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
         <ReasonDialog
           key={action}
           opened
-          title={t(`ticketAction.${action}`)}
+          title={actionLabel(action)}
           needsReason={TICKET_ACTIONS[action].needsReason}
           isPending={change.isPending}
           error={change.isError ? change.error : null}

@@ -1,13 +1,14 @@
 import {
-  actionsFrom,
   KPI_FAILURE_REASONS,
   RATABLE_TICKET_STATUSES,
   TICKET_ACTIONS,
   TICKET_STATUSES,
   TICKET_TYPES,
+  ticketActionsFor,
   transition,
   type AuditAction,
   type TicketAction,
+  type TicketActor,
   type TicketCreate,
   type TicketDetail,
   type TicketListQuery,
@@ -110,7 +111,12 @@ export async function listTickets(
   });
 }
 
-async function ticketDetail(tx: TenantTransaction, id: string): Promise<TicketDetail> {
+/** The caller as a ticket actor: a reader without health.sos (the patient's doctor) acts on nothing. */
+function actorOf(environment: AlertEnvironment): TicketActor {
+  return { userId: environment.auth.userId, canAct: environment.auth.permissions.has('health.sos') };
+}
+
+async function ticketDetail(tx: TenantTransaction, id: string, actor: TicketActor): Promise<TicketDetail> {
   const [row] = await selectTickets(tx).where(eq(tickets.id, id)).limit(1);
   if (row === undefined) throw new AppError('ticket.notFound');
   const history = await tx
@@ -139,14 +145,14 @@ async function ticketDetail(tx: TenantTransaction, id: string): Promise<TicketDe
       actor: entry.actorId === null ? null : { id: entry.actorId, fullName: names.get(entry.actorId) ?? '' },
       at: entry.at.toISOString(),
     })),
-    allowedActions: actionsFrom(TICKET_ACTIONS, ticket.status as TicketStatus),
+    allowedActions: ticketActionsFor({ status: ticket.status as TicketStatus, assigneeId: ticket.assigneeId }, actor),
   };
 }
 
 /** A ticket with its history: a PHI read, audited (TICKET_VIEWED). */
 export async function readTicket(environment: AlertEnvironment, id: string): Promise<TicketDetail> {
   return asCaller(environment, async (tx) => {
-    const detail = await ticketDetail(tx, id);
+    const detail = await ticketDetail(tx, id, actorOf(environment));
     await recordPatientReads(tx, environment.auth.tenantId, environment.audit, {
       action: 'TICKET_VIEWED',
       targetType: 'ticket',
@@ -196,7 +202,7 @@ export async function createTicket(
       targetId: id,
       details: { type: input.type, patientId: patient.id },
     });
-    return ticketDetail(tx, id);
+    return ticketDetail(tx, id, actorOf(environment));
   });
 }
 
@@ -223,7 +229,8 @@ async function lockTicket(tx: TenantTransaction, id: string) {
 /**
  * Moves a ticket along its machine (contracts TICKET_ACTIONS): ticket.invalidTransition from a
  * state the action does not start from, ticket.reasonRequired without a needed reason. Assign
- * hands the ticket to `assigneeId` (the caller when omitted).
+ * hands the ticket to `assigneeId` (the caller when omitted); assigning the current handler of a
+ * confirmed ticket again answers the ticket unchanged (idempotent).
  */
 export async function changeTicket(
   environment: AlertEnvironment,
@@ -241,6 +248,10 @@ export async function changeTicket(
     }
     const { tenantId, userId } = environment.auth;
     const assigneeId = action === 'assign' ? (input.assigneeId ?? userId) : undefined;
+    // Assigning the current handler again is not a change: no update, history, audit or event
+    // (a current action typed with it waits for the next real change, as in the console).
+    if (action === 'assign' && from === result.to && assigneeId === ticket.assigneeId)
+      return ticketDetail(tx, id, actorOf(environment));
     if (assigneeId !== undefined && assigneeId !== userId) await requireAssignee(tx, assigneeId);
     const reason = (input.reason ?? '').trim();
     const now = environment.clock.now();
@@ -280,7 +291,7 @@ export async function changeTicket(
       healthCenterId,
       payload: { ticketId: id, status: result.to, action },
     });
-    return ticketDetail(tx, id);
+    return ticketDetail(tx, id, actorOf(environment));
   });
 }
 
@@ -331,7 +342,7 @@ export async function rateTicket(
       healthCenterId,
       payload: { ticketId: id, rated: true },
     });
-    return ticketDetail(tx, id);
+    return ticketDetail(tx, id, actorOf(environment));
   });
 }
 
