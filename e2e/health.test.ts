@@ -130,6 +130,7 @@ describe('health tab', () => {
     await page.getByRole('option', { name: 'Blood pressure' }).click();
     await poll(() => chart(page).getAttribute('data-measure')).toBe('BLOOD_PRESSURE');
     await poll(() => chart(page).locator('.u-legend').textContent()).toContain('Diastolic average');
+    await screenshot(page, 'health-blood-pressure');
     // A measure without data: the empty state, not an empty chart.
     await page.getByTestId('measure-picker').click();
     await page.getByRole('option', { name: 'Blood glucose' }).click();

@@ -1,7 +1,11 @@
 import { useMemo } from 'react';
-import type uPlot from 'uplot';
+import { useQuery } from '@tanstack/react-query';
+import uPlot from 'uplot';
 import { ALERT_LEVELS, type HealthSeries, type ThresholdSet } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
+import { profileQuery } from '../account/account-api';
+import { useOptionalSession } from '../shell/session-context';
+import { chartAxisLabels, chartDateTime, usableTimeZone } from './chart-time';
 import {
   alignSeries,
   LEVEL_COLORS,
@@ -16,12 +20,25 @@ import { UPlotChart, type ChartOptions } from './uplot-chart';
 
 const withAlpha = (hex: string, alpha: string) => `${hex}${alpha}`;
 
+/** Dash pattern of each metric's threshold lines (systolic dashed, diastolic dotted). */
+const METRIC_DASHES: readonly (readonly number[])[] = [
+  [8, 4],
+  [2, 3],
+];
+
 /**
- * Shades the alert zones behind the series: for the first metric, everything beyond each level's
- * bounds in the level's colour (nested, so SOS zones are the most saturated); every bound also gets
- * a dashed line, so blood pressure shows both systolic and diastolic limits.
+ * Draws the alert thresholds behind the series. One metric: everything beyond each level's bounds
+ * is shaded in the level's colour (nested, so SOS zones are the most saturated) and each bound is
+ * a dashed line. Several metrics (blood pressure): no shared shading, which would put one metric's
+ * readings in the other's zones; each metric's bounds are lines in the level's colour with the
+ * metric's own dash pattern (its legend entry shows it) and its short name at the right end.
  */
-function thresholdPlugin(lines: readonly ThresholdLine[], primary: string | undefined): uPlot.Plugin {
+function thresholdPlugin(
+  lines: readonly ThresholdLine[],
+  metrics: readonly string[],
+  shortNames: Readonly<Record<string, string>>,
+): uPlot.Plugin {
+  const isShaded = metrics.length === 1;
   return {
     hooks: {
       drawClear: (plot) => {
@@ -32,25 +49,33 @@ function thresholdPlugin(lines: readonly ThresholdLine[], primary: string | unde
         context.beginPath();
         context.rect(left, top, width, height);
         context.clip();
-        for (const level of ALERT_LEVELS) {
+        for (const level of isShaded ? ALERT_LEVELS : []) {
           context.fillStyle = withAlpha(LEVEL_COLORS[level], '22');
-          for (const line of lines.filter((item) => item.level === level && item.metric === primary)) {
+          for (const line of lines.filter((item) => item.level === level && item.metric === metrics[0])) {
             const y = plot.valToPos(line.value, 'y', true);
             if (line.side === 'upper')
               context.fillRect(left, top, width, Math.max(0, Math.min(y, bottom) - top));
             else context.fillRect(left, Math.max(top, y), width, Math.max(0, bottom - Math.max(top, y)));
           }
         }
-        context.setLineDash([6, 4]);
         context.lineWidth = 1.5 * devicePixelRatio;
+        context.font = `${String(11 * devicePixelRatio)}px sans-serif`;
+        context.textAlign = 'right';
+        context.textBaseline = 'bottom';
         for (const line of lines) {
           const y = plot.valToPos(line.value, 'y', true);
           if (y < top || y > bottom) continue;
+          const index = Math.max(0, metrics.indexOf(line.metric));
+          context.setLineDash((METRIC_DASHES[index % METRIC_DASHES.length] ?? [6, 4]).map((dash) => dash * devicePixelRatio));
           context.strokeStyle = LEVEL_COLORS[line.level];
           context.beginPath();
           context.moveTo(left, y);
           context.lineTo(left + width, y);
           context.stroke();
+          if (!isShaded) {
+            context.fillStyle = LEVEL_COLORS[line.level];
+            context.fillText(shortNames[line.metric] ?? line.metric, left + width - 4 * devicePixelRatio, y - 2 * devicePixelRatio);
+          }
         }
         context.restore();
       },
@@ -74,8 +99,19 @@ export function MeasureChart({
   height?: number;
 }) {
   const { t } = useTranslation('health');
+  const session = useOptionalSession();
+  const profile = useQuery({ ...profileQuery(session?.user.userId ?? ''), enabled: session !== null });
+  const timeZone = usableTimeZone(profile.data?.timeZone);
   const unit = series[0]?.unit ?? '';
-  const data = useMemo(() => alignSeries(series), [series]);
+  const metrics = measure.thresholds;
+  const hasThresholdLegend = metrics.length > 1;
+  const data = useMemo(() => {
+    const aligned = alignSeries(series);
+    if (!hasThresholdLegend) return aligned;
+    // Legend-only series (no values): one per metric, showing its threshold lines' dash pattern.
+    const empty = (aligned[0] ?? []).map(() => null);
+    return [...aligned, ...metrics.map(() => empty)];
+  }, [series, hasThresholdLegend, metrics]);
   const lines = useMemo(
     () => thresholdLines(measure.thresholds, thresholds, unit),
     [measure.thresholds, thresholds, unit],
@@ -85,7 +121,12 @@ export function MeasureChart({
   const options = useMemo<ChartOptions>(() => {
     const yRange = valueRange(data, lines);
     const xRange: [number, number] = [range.from.getTime() / 1000, range.to.getTime() / 1000];
-    const uplotSeries: uPlot.Series[] = [{}];
+    const uplotSeries: uPlot.Series[] = [
+      {
+        label: t('chart.time'),
+        value: (_plot, value) => (Number.isFinite(value) ? chartDateTime(value, timeZone) : '—'),
+      },
+    ];
     const bands: uPlot.Band[] = [];
     measure.series.forEach((name, index) => {
       const color = SERIES_COLORS[index % SERIES_COLORS.length] ?? '#1c7ed6';
@@ -104,6 +145,19 @@ export function MeasureChart({
       );
       if (!isRaw) bands.push({ series: [first, first + 1], fill: withAlpha(color, '26') });
     });
+    if (hasThresholdLegend) {
+      metrics.forEach((metric, index) => {
+        uplotSeries.push({
+          label: t('chart.thresholdsOf', { measure: t(`measures.${metric}`) }),
+          stroke: '#495057',
+          width: 1.5,
+          dash: [...(METRIC_DASHES[index % METRIC_DASHES.length] ?? [6, 4])],
+          points: { show: false },
+          value: () => '',
+        });
+      });
+    }
+    const shortNames = Object.fromEntries(metrics.map((metric) => [metric, t(`measures.${metric}`)]));
     return {
       series: uplotSeries,
       bands,
@@ -111,12 +165,17 @@ export function MeasureChart({
         x: { time: true, range: () => xRange },
         y: yRange === null ? {} : { range: () => yRange },
       },
-      axes: [{}, { label: unitLabel(unit), size: 56 }],
+      // Ticks fall on the zone's hours and days; labels are dd/MM/yyyy and HH:mm in that zone.
+      tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), timeZone),
+      axes: [
+        { values: (_plot, ticks) => chartAxisLabels(ticks, timeZone), space: 95, size: 56 },
+        { label: unitLabel(unit), size: 56 },
+      ],
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },
-      plugins: [thresholdPlugin(lines, measure.thresholds[0])],
+      plugins: [thresholdPlugin(lines, metrics, shortNames)],
     };
-  }, [data, lines, measure, isRaw, unit, t, range]);
+  }, [data, lines, measure, metrics, hasThresholdLegend, isRaw, unit, t, range, timeZone]);
 
   return (
     <UPlotChart
