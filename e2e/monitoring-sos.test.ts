@@ -182,4 +182,32 @@ describe('SOS call list and patient in SOS', () => {
     await settle(page);
     await screenshot(page, 'monitoring-ticket-statistics');
   }, 120_000);
+
+  it('a doctor gets the SOS popup of its patient, opens the case and reads it (no actions, vitals aged)', async () => {
+    const page = await signIn('doctor@demo.example', 'doctor');
+    // A patient the doctor sees, read with the doctor's own session.
+    const visible = await page.evaluate(async () => {
+      const response = await fetch('/account/patients?status=NORMAL&sortField=code&sortType=desc&size=5');
+      return ((await response.json()) as { data: { items: { id: string; fullName: string }[] } }).data.items;
+    });
+    const patient = visible[0];
+    if (patient === undefined) throw new Error('the doctor sees no patient');
+    const opened = await callApi<{ id: string }>('POST', `/account/patients/${patient.id}/sos`, {
+      note: 'Hotline: dizziness',
+    });
+
+    const popup = page.getByRole('dialog', { name: 'SOS received' });
+    await popup.waitFor({ timeout: 15_000 });
+    await poll(() => popup.textContent()).toContain(patient.fullName);
+    await popup.getByRole('button', { name: 'Open the case' }).click();
+    await page.waitForURL(`**/doctor/sos/${opened.id}`);
+    await poll(() => page.getByRole('heading', { name: `Patient in SOS: ${patient.fullName}` }).count()).toBe(1);
+    // Read-only: the notice, no case actions, no call buttons, the history with the hotline note.
+    await poll(() => page.getByTestId('sos-read-only').count()).toBe(1);
+    expect(await page.getByTestId('sos-actions').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Call the patient' }).count()).toBe(0);
+    await poll(() => page.getByTestId('sos-history').getByText('Hotline: dizziness').count()).toBe(1);
+    await settle(page);
+    await screenshot(page, 'monitoring-sos-case-doctor');
+  }, 90_000);
 });
