@@ -94,6 +94,10 @@ export async function seedDemo(database: Database): Promise<{ created: boolean; 
     await tx.insert(tenantSettings).values([
       { tenantId, key: 'ORGANIZATION_NAME', value: 'Demo Health Network' },
       { tenantId, key: 'COUNTRY', value: 'Vietnam' },
+      // The demo's simulated watches replay the last 24 hours at 60× (tools/simulator/demo-fleet.ts):
+      // a 25-hour late-data horizon lets that replayed day be judged like current data, so the
+      // dashboard comes alive; the six days of history before it stay late and raise nothing.
+      { tenantId, key: 'LATE_DATA_HORIZON_MINUTES', value: '1500' },
     ]);
   });
   const platform = await findPlatformTenant(database.system);
