@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, logIn, withSession } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
 import { createPlatformUser, createTenant, createTenantUser, TEST_PASSWORD } from '../../../test/factories.js';
+import { findMigrationsDirectory } from '../../db/migrator.js';
 import { loginThrottle, sessions } from '../../db/schema.js';
 import { HOUR, ManualClock } from '../../lib/clock.js';
 import { THROTTLE } from './service.js';
@@ -276,6 +279,32 @@ describe('client apps', () => {
     const body = accepted.json<{ data: { role: string; accessToken?: string } }>().data;
     expect(body.role).toBe('PATIENT');
     expect(body.accessToken).toMatch(/^[\w-]{43}$/);
+  });
+
+  it('ends the patient-app sessions staff opened before the rule (migration 0026): log in again, then refused', async () => {
+    const tenant = await createTenant(testDb.database);
+    const patient = await createTenantUser(testDb.database, tenant.id, { role: 'PATIENT' });
+    const formerStaff = await createTenantUser(testDb.database, tenant.id, { role: 'PATIENT' });
+    const appLogin = async (email: string | null) =>
+      (
+        await app.inject({
+          method: 'POST',
+          url: '/auth/oauth-token',
+          payload: { tenant: tenant.code, username: email, password: TEST_PASSWORD, grant_type: 'password', app: 'patient' },
+        })
+      ).json<{ data: { accessToken: string } }>().data.accessToken;
+    const patientToken = await appLogin(patient.email);
+    const staffToken = await appLogin(formerStaff.email);
+    // A session an operator got on the patient app before logins checked the role.
+    await asOwner(testDb.ownerUrl, `UPDATE users SET role = 'OPERATOR' WHERE id = $1`, [formerStaff.id]);
+    await asOwner(testDb.ownerUrl, `UPDATE sessions SET role = 'OPERATOR' WHERE user_id = $1`, [formerStaff.id]);
+    const check = (token: string) => app.inject({ url: '/auth/check-token', headers: { authorization: `Bearer ${token}` } });
+    expect((await check(staffToken)).statusCode).toBe(200);
+
+    await asOwner(testDb.ownerUrl, readFileSync(path.join(findMigrationsDirectory(), '0026_patient_app_staff_sessions.sql'), 'utf8'));
+    const ended = await check(staffToken);
+    expect([ended.statusCode, ended.json<{ code: string }>().code]).toEqual([401, 'auth.permissionChanged']);
+    expect((await check(patientToken)).statusCode).toBe(200);
   });
 
   it('keeps one session per app: a console login does not end the doctor app session', async () => {
