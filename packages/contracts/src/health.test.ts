@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import {
+  collectorBatchSchema,
+  DEFAULT_LATE_DATA_HORIZON_MINUTES,
+  FUTURE_SKEW_MS,
+  isLateReading,
+  itemTimeProblem,
+  normalizedBatchText,
+  READING_MAX_AGE_MS,
+} from './health.js';
+
+const now = new Date('2026-06-01T12:00:00Z');
+const at = (offsetMs: number) => new Date(now.getTime() + offsetMs);
+
+describe('the time rule of every item', () => {
+  const account = at(-30 * 24 * 3_600_000);
+  it.each<[string, Date, Date | null, string | null]>([
+    ['now', now, account, null],
+    ['within the clock skew', at(FUTURE_SKEW_MS), account, null],
+    ['beyond the clock skew', at(FUTURE_SKEW_MS + 1), account, 'health.futureDate'],
+    ['exactly a year old', at(-READING_MAX_AGE_MS), null, null],
+    ['a year and a millisecond old', at(-READING_MAX_AGE_MS - 1), null, 'health.tooOld'],
+    ['1900-01-01', new Date('1900-01-01T00:00:00Z'), account, 'health.tooOld'],
+    ['at the account creation', account, account, null],
+    ['a millisecond before the account', new Date(account.getTime() - 1), account, 'health.beforeMonitoring'],
+  ])('%s', (_, time, monitoredSince, expected) => {
+    expect(itemTimeProblem(time, { now, monitoredSince })).toBe(expected);
+  });
+});
+
+describe('the late-data rule', () => {
+  it('is late strictly beyond the horizon (default 2 hours)', () => {
+    expect(DEFAULT_LATE_DATA_HORIZON_MINUTES).toBe(120);
+    expect(isLateReading(at(-120 * 60_000), now, 120)).toBe(false);
+    expect(isLateReading(at(-120 * 60_000 - 1), now, 120)).toBe(true);
+    expect(isLateReading(at(-45 * 60_000), now, 30)).toBe(true);
+    expect(isLateReading(at(60_000), now, 30)).toBe(false);
+  });
+});
+
+describe('the normalized content of a batch', () => {
+  const parse = (body: unknown) => collectorBatchSchema.parse(body);
+  const base = {
+    batchId: '01a20ee6-29b2-7cfd-8808-c4fcc53a3bac',
+    readings: [{ measure: 'HEART_RATE', value: 70, measuredAt: '2026-06-01T10:00:00Z' }],
+  };
+  it('ignores the spelling of instants, key order, defaults, nulls, the id and the patient', () => {
+    const same = parse({
+      patientId: '01a20ee6-29ae-7e99-90c2-e9948af518df',
+      batchId: '01a20ee6-29b1-78f9-bd1c-d12375dd4499',
+      readings: [{ source: 'WIRELESS_DEVICE', measuredAt: '2026-06-01T17:00:00.000+07:00', value: 70, measure: 'HEART_RATE' }],
+      ecg: [],
+    });
+    expect(normalizedBatchText(same)).toBe(normalizedBatchText(parse(base)));
+  });
+  it('differs for another value, time, measure, source or item', () => {
+    const text = normalizedBatchText(parse(base));
+    const variants = [
+      { readings: [{ ...base.readings[0], value: 71 }] },
+      { readings: [{ ...base.readings[0], measuredAt: '2026-06-01T10:00:01Z' }] },
+      { readings: [{ ...base.readings[0], measure: 'SPO2' }] },
+      { readings: [{ ...base.readings[0], source: 'MANUAL' }] },
+      { readings: [...base.readings, ...base.readings] },
+      { events: [{ type: 'FALL', at: '2026-06-01T10:00:00Z' }] },
+    ];
+    for (const variant of variants) expect(normalizedBatchText(parse({ ...base, ...variant }))).not.toBe(text);
+  });
+});
