@@ -18,6 +18,7 @@ export * from './doctors.js';
 export * from './devices.js';
 export * from './imports.js';
 export * from './thresholds.js';
+export * from './status-lifecycle.js';
 export * from './cases.js';
 export * from './ticket-actions.js';
 export * from './vitals.js';

@@ -26,6 +26,8 @@ export const alertSettings = pgTable(
     tenantId: uuid('tenant_id').notNull(),
     highRiskConfirmSeconds: integer('high_risk_confirm_seconds').notNull().default(15),
     sosKpiMinutes: integer('sos_kpi_minutes').notNull().default(5),
+    /** Migration 0024: minutes within a lower level before the status comes down. */
+    statusSettleMinutes: integer('status_settle_minutes').notNull().default(30),
     updatedAt: timestamps('updated_at').notNull().defaultNow(),
     updatedBy: uuid('updated_by'),
   },

@@ -5,6 +5,7 @@ import {
   date,
   doublePrecision,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   text,
@@ -50,6 +51,9 @@ export const patients = pgTable(
     alertsSuppressedUntilNormal: boolean('alerts_suppressed_until_normal').notNull().default(false),
     lastReadingAt: timestamps('last_reading_at'),
     accountKind: text('account_kind').notNull().default('MAIN'),
+    /** Migration 0024 (status lifecycle, contracts status-lifecycle.ts). */
+    alertEpisodeLevel: text('alert_episode_level').notNull().default('NORMAL'),
+    levelEvidence: jsonb('level_evidence').$type<Record<string, number>>().notNull().default({}),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );
@@ -70,6 +74,9 @@ export const patientStatusChanges = pgTable(
     fromStatus: text('from_status').notNull(),
     toStatus: text('to_status').notNull(),
     reason: text().notNull(),
+    /** Migration 0024: the reason as data (contracts STATUS_REASON_CODES), rendered translated. */
+    reasonCode: text('reason_code'),
+    reasonParams: jsonb('reason_params').$type<Record<string, string | number>>().notNull().default({}),
     changedBy: uuid('changed_by'),
     changedAt: timestamps('changed_at').notNull().defaultNow(),
   },

@@ -1,4 +1,4 @@
-import { TICKET_KPI, type AlertLevel } from '@rpm/contracts';
+import { TICKET_KPI, type AlertLevel, type AlertType } from '@rpm/contracts';
 import { and, desc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { Database, TenantTransaction } from '../../db/database.js';
@@ -10,8 +10,42 @@ import { listFollowers, queueCall, sendPatientMessage } from './delivery.js';
 import type { AlertPatient } from './patient-context.js';
 import { loadAlertPatient } from './patient-context.js';
 import { insertTicket, readAlertSettings, recordCaseHistory, recordTicketHistory } from './records.js';
-import type { LevelSignal, NoDataSignal } from './signals.js';
 import { renderAlertText } from './texts.js';
+
+/**
+ * What the vitals status engine tells the alerting side, inside the transaction that stored the
+ * readings: a patient reached `level` because of these readings (or a fall, the SOS button, a
+ * hotline call). The alerting side opens alerts, SOS cases and tickets, schedules the escalation
+ * timers and publishes the live events — all in the same transaction.
+ */
+export interface LevelSignal {
+  tenantId: string;
+  patientId: string;
+  healthCenterId: string | null;
+  level: AlertLevel;
+  /**
+   * The level already alerted in the patient's current alert episode (contracts decideEpisode;
+   * NORMAL: a new episode). Readings at or below it alert nothing.
+   */
+  previousStatus: 'NORMAL' | AlertLevel;
+  alertType: AlertType;
+  /** The readings (canonical units) that reached the level, for "vitals at SOS time". */
+  vitals: readonly { measure: string; value: number; measuredAt: Date }[];
+  /** Where the patient was, if the device said. */
+  location?: { lat: number; lng: number } | null;
+  source: 'READING' | 'FALL' | 'SOS_BUTTON' | 'HOTLINE_CALL' | 'MANUAL' | 'NO_DATA';
+}
+
+/** A patient whose bound device stopped syncing (no-data check, spec "no-data alert"). */
+export interface NoDataSignal {
+  tenantId: string;
+  patientId: string;
+  healthCenterId: string | null;
+  deviceId: string;
+  lastSyncedAt: Date | null;
+  /** The tenant's allowed silence that was exceeded. */
+  thresholdMinutes: number;
+}
 
 /** What a job handler of this module works with (a subset of the job runner's context). */
 export interface AlertJobContext {

@@ -8,10 +8,12 @@ import {
   SOS_KPI_TASK,
 } from './escalation.js';
 import { TICKET_KPI_TASK } from './records.js';
+import { runStatusSettle, STATUS_SETTLE_TASK } from '../vitals/status-engine.js';
 
 /**
  * The alerting module's durable timers, registered with the job runner: the high-risk
- * confirmation window, the SOS and ticket KPI deadlines, and placing queued voice calls. Each
+ * confirmation window, the SOS and ticket KPI deadlines, placing queued voice calls, and the
+ * status come-down window. Each
  * handler is idempotent (a job may run again after a crash).
  */
 defineTask<{ alertId: string }>(HIGH_RISK_TIMEOUT_TASK, async (context) => {
@@ -22,6 +24,10 @@ defineTask<{ sosCaseId: string }>(SOS_KPI_TASK, async (context) => {
 });
 defineTask<{ ticketId: string }>(TICKET_KPI_TASK, async (context) => {
   await runTicketKpiCheck(context, context.payload);
+});
+// The status lifecycle's come-down window (contracts status-lifecycle.ts), one job per patient.
+defineTask<{ patientId: string }>(STATUS_SETTLE_TASK, async (context) => {
+  await runStatusSettle(context, context.payload);
 });
 defineTask<{ callId: string }>(PLACE_CALL_TASK, async (context) => {
   await placeQueuedCall(context, context.payload, createLocalCallProvider(context.clock));

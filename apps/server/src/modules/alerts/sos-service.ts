@@ -10,27 +10,20 @@ import {
   type SosCaseStatus,
   type SosCaseStep,
   type SosCaseSummary,
+  type StatusReason,
   type TicketAction,
   type TicketStatus,
 } from '@rpm/contracts';
 import { and, asc, count, desc, eq, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
-import { uuidv7 } from 'uuidv7';
 import type { TenantTransaction } from '../../db/database.js';
-import {
-  alerts,
-  patientContacts,
-  patients,
-  patientStatusChanges,
-  sosCaseActions,
-  sosCases,
-  tickets,
-} from '../../db/schema.js';
+import { alerts, patientContacts, patients, sosCaseActions, sosCases, tickets } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import { cancelJob } from '../jobs/queue.js';
 import { publishEvent } from '../realtime/publish.js';
+import { recordStatusChange, settleStatusOnClose } from '../vitals/status-engine.js';
 import { listFollowers, queueCall, sendPatientMessage } from './delivery.js';
 import { asCaller, fieldError, requirePatient, type AlertEnvironment } from './environment.js';
 import { handleLevelSignal, sosKpiJobKey } from './escalation.js';
@@ -321,6 +314,10 @@ export async function changeSosCase(
       .limit(1);
     const healthCenterId = patient?.healthCenterId ?? null;
     await syncTicket(tx, environment.clock, environment, id, action, reason, healthCenterId);
+    // Status lifecycle: a closed case sets the status from the current readings.
+    if (action === 'close') {
+      await settleStatusOnClose(tx, environment.clock, tenantId, sosCase.patientId, 'CASE_CLOSED', null);
+    }
     await recordAudit(tx, tenantId, environment.audit, {
       action: CASE_AUDIT[action],
       targetType: 'sosCase',
@@ -446,27 +443,20 @@ async function raiseStatusToSos(
   tenantId: string,
   patient: AlertPatient,
   actorId: string | null,
-  reason: string,
+  reason: StatusReason,
 ) {
+  // The SOS is the patient's alert episode now (contracts decideEpisode): readings within it add nothing.
+  await tx.update(patients).set({ alertEpisodeLevel: 'SOS' }).where(eq(patients.id, patient.id));
   if (patient.status === 'SOS') return;
   const now = clock.now();
-  await tx.update(patients).set({ status: 'SOS' }).where(eq(patients.id, patient.id));
-  await tx.insert(patientStatusChanges).values({
-    tenantId,
-    id: uuidv7(),
-    patientId: patient.id,
-    fromStatus: patient.status,
-    toStatus: 'SOS',
-    reason,
-    changedBy: actorId,
-    changedAt: now,
-  });
-  await publishEvent(tx, tenantId, {
-    type: 'patient.statusChanged',
-    patientId: patient.id,
-    healthCenterId: patient.healthCenterId,
-    payload: { patientId: patient.id, from: patient.status, to: 'SOS', reason, automatic: actorId === null },
-  });
+  await tx.update(patients).set({ status: 'SOS', updatedAt: now }).where(eq(patients.id, patient.id));
+  await recordStatusChange(
+    tx,
+    now,
+    { tenantId, id: patient.id, healthCenterId: patient.healthCenterId },
+    { from: patient.status, to: 'SOS', reason },
+    actorId,
+  );
 }
 
 /**
@@ -487,14 +477,13 @@ export async function raiseSos(
 ): Promise<string> {
   if (patient.isSubUser) throw new AppError('sosCase.subUser');
   const previousStatus = patient.status;
-  await raiseStatusToSos(
-    tx,
-    clock,
-    tenantId,
-    patient,
-    input.actorId,
-    `${input.source}${input.note === '' ? '' : `: ${input.note}`}`,
-  );
+  await raiseStatusToSos(tx, clock, tenantId, patient, input.actorId, {
+    code: 'EVENT',
+    params: {
+      source: input.source === 'FALL' || input.source === 'SOS_BUTTON' ? input.source : 'HOTLINE_CALL',
+      ...(input.note === '' ? {} : { note: input.note }),
+    },
+  });
   const outcome = await handleLevelSignal(tx, clock, {
     tenantId,
     patientId: patient.id,

@@ -25,6 +25,7 @@ import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import { cancelJob } from '../jobs/queue.js';
 import { publishEvent } from '../realtime/publish.js';
+import { settleStatusOnClose } from '../vitals/status-engine.js';
 import { asCaller, fieldError, requirePatient, type AlertEnvironment } from './environment.js';
 import { insertTicket, recordTicketHistory } from './records.js';
 import type { Page } from './sos-service.js';
@@ -268,6 +269,9 @@ export async function changeTicket(
       })
       .where(eq(tickets.id, id));
     if (isFinal) await cancelJob(tx, `ticket-kpi:${id}`);
+    // Status lifecycle: a closed ticket sets the status from the current readings (no open case).
+    if (isFinal)
+      await settleStatusOnClose(tx, environment.clock, tenantId, ticket.patientId, 'TICKET_CLOSED', null);
     await recordTicketHistory(tx, {
       tenantId,
       ticketId: id,

@@ -1,28 +1,44 @@
 import {
+  decideEpisode,
+  decideLifecycle,
+  decideOnClose,
   isWorse,
   levelOf,
+  readingReason,
+  reviewLifecycle,
+  statusReasonText,
   THRESHOLD_METRICS,
   type AlertLevel,
   type AlertType,
+  type EpisodeState,
+  type JudgedItem,
+  type LevelEvidence,
+  type LifecycleDecision,
+  type StatusChange,
+  type StatusReason,
   type ThresholdMetric,
   type ThresholdSet,
   type VitalStatus,
 } from '@rpm/contracts';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
-import type { TenantTransaction } from '../../db/database.js';
+import type { Database, TenantTransaction } from '../../db/database.js';
 import { patients, patientStatusChanges } from '../../db/schema.js';
-import { DAY, type Clock } from '../../lib/clock.js';
+import { DAY, MINUTE, type Clock } from '../../lib/clock.js';
 import { signalLevel, type LevelSignal } from '../alerts/signals.js';
+import { cancelJob, scheduleJob } from '../jobs/queue.js';
 import { publishEvent } from '../realtime/publish.js';
 import { latestValues } from './fetch-store.js';
+import { ageOn, patientThresholdsOf } from './thresholds-store.js';
 
 /**
- * The status engine (spec §4 patient status and alerts in the patient app): every new reading is
- * evaluated against the patient's thresholds in the transaction that stores it; the patient's
- * status rises to the worst level seen (never falls by itself: that is a manual change with a
- * reason, or the alerting side closing a case). The decision is pure; {@link applyStatusDecision}
- * writes it.
+ * The status engine (spec §4 patient status and alerts in the patient app): every new current
+ * reading is evaluated against the patient's thresholds in the transaction that stores it. The
+ * rules are pure and live in contracts status-lifecycle.ts (docs/status-lifecycle.md): the status
+ * rises at once to the worst level seen and comes back down when readings stayed within a lower
+ * level for the tenant's window and no SOS case is open (at ingestion, or by the per-patient job
+ * `vitals.statusSettle`); alert episodes decide what is alerted. {@link applyStatusDecision} is the
+ * one executor: it loads the lifecycle state, asks the rules and writes their decisions.
  */
 
 export interface EvaluatedReading {
@@ -37,6 +53,8 @@ export interface Evaluation {
   triggering: EvaluatedReading[];
   /** Readings that have thresholds (other measures are stored, not judged). */
   evaluatedCount: number;
+  /** Each judged reading at its level, for the lifecycle's evidence. */
+  judged: JudgedItem[];
 }
 
 const isThresholdMetric = (measure: string): measure is ThresholdMetric =>
@@ -50,10 +68,12 @@ export function evaluateReadings(
   let worst: VitalStatus = 'NORMAL';
   let triggering: EvaluatedReading[] = [];
   let evaluatedCount = 0;
+  const judged: JudgedItem[] = [];
   for (const reading of readings) {
     if (!isThresholdMetric(reading.measure)) continue;
     evaluatedCount += 1;
     const level = levelOf(reading.measure, reading.value, thresholds);
+    judged.push({ level, atMs: reading.measuredAt.getTime() });
     if (level === 'NORMAL') continue;
     if (isWorse(level, worst)) {
       worst = level;
@@ -62,7 +82,7 @@ export function evaluateReadings(
       triggering.push(reading);
     }
   }
-  return { worst, triggering, evaluatedCount };
+  return { worst, triggering, evaluatedCount, judged };
 }
 
 /** Spec §6: SOS is for main users only; a sub-user's level stops at HIGH_RISK. */
@@ -114,11 +134,16 @@ export interface StatusDecision {
   alertType: AlertType;
   source: LevelSignal['source'];
   reason: string;
+  /** What raised it, as data (history row reason_code / reason_params). */
+  statusReason: StatusReason;
 }
 
-const formatValue = (value: number) => String(Math.round(value * 100) / 100);
-
-/** What a batch does to a patient's status. */
+/**
+ * What a batch does to a patient's status judged from the patient row alone (the rise and the
+ * alert type and reason). {@link applyStatusDecision} completes it with the lifecycle state (alert
+ * episode, evidence, open case, the tenant's window) under the patient's lock and applies the
+ * contracts rules; this preliminary form stays for callers that only need the rise.
+ */
 export function decideStatus(
   patient: PatientState,
   evaluation: Evaluation,
@@ -138,15 +163,17 @@ export function decideStatus(
   const trigger = evaluation.triggering[0];
   let alertType: AlertType = 'CALL';
   let source: LevelSignal['source'] = 'READING';
-  let reason = 'automatic';
+  let statusReason: StatusReason = { code: 'READING', params: { measure: '', value: 0, unit: '' } };
   if (firstDirect !== undefined) {
     alertType = firstDirect.source === 'FALL' ? 'FALL' : 'CALL';
     source = firstDirect.source;
-    reason = `automatic: ${firstDirect.source}`;
+    statusReason = { code: 'EVENT', params: { source: firstDirect.source } };
   } else if (trigger !== undefined) {
     alertType = alertTypeOf(trigger.measure);
-    reason = `automatic: ${trigger.measure} ${formatValue(trigger.value)}`;
+    statusReason = readingReason(trigger.measure, trigger.value);
   }
+  const reason =
+    trigger === undefined && firstDirect === undefined ? 'automatic' : statusReasonText(statusReason);
   const signalAt = raiseTo ?? (firstDirect !== undefined && level !== 'NORMAL' ? level : null);
   return {
     raiseTo,
@@ -156,6 +183,7 @@ export function decideStatus(
     alertType,
     source,
     reason,
+    statusReason,
   };
 }
 
@@ -165,10 +193,142 @@ export interface PatientForStatus extends PatientState {
   healthCenterId: string | null;
 }
 
+/** The job that looks again at a patient's status at the end of the come-down window. */
+export const STATUS_SETTLE_TASK = 'vitals.statusSettle';
+export const statusSettleJobKey = (patientId: string) => `status-settle:${patientId}`;
+
+const RANK: Record<VitalStatus, number> = { NORMAL: 0, AT_RISK: 1, HIGH_RISK: 2, SOS: 3 };
+const asStatus = (value: string): VitalStatus => (value in RANK ? (value as VitalStatus) : 'NORMAL');
+
+/** What the lifecycle rules need beyond the patient row the caller holds. */
+interface LifecycleRow extends Record<string, unknown> {
+  status: string;
+  account_kind: string;
+  health_center_id: string | null;
+  birthday: string | null;
+  suppressed: boolean;
+  episode_level: string;
+  evidence: Record<string, number>;
+  open_case: boolean;
+  settle_minutes: number;
+}
+
+async function loadLifecycleRow(tx: TenantTransaction, tenantId: string, patientId: string, lock: boolean) {
+  if (lock) await tx.execute(sql`SELECT 1 FROM patients WHERE id = ${patientId}::uuid FOR UPDATE`);
+  const result = await tx.execute<LifecycleRow>(sql`
+    SELECT p.status, p.account_kind, p.health_center_id, p.birthday::text AS birthday,
+           p.alerts_suppressed_until_normal AS suppressed, p.alert_episode_level AS episode_level,
+           p.level_evidence AS evidence,
+           EXISTS (SELECT 1 FROM sos_cases c WHERE c.patient_id = p.id AND c.status <> 'CLOSED') AS open_case,
+           coalesce((SELECT s.status_settle_minutes FROM alert_settings s WHERE s.tenant_id = ${tenantId}::uuid), 30)::int AS settle_minutes
+      FROM patients p
+     WHERE p.id = ${patientId}::uuid`);
+  return result.rows[0];
+}
+
+const evidenceOf = (stored: Record<string, number>): LevelEvidence => ({
+  lastAtOrAbove: {
+    AT_RISK: stored.AT_RISK ?? null,
+    HIGH_RISK: stored.HIGH_RISK ?? null,
+    SOS: stored.SOS ?? null,
+  },
+  lastJudgedAt: stored.judged ?? null,
+});
+
+function storedEvidence(evidence: LevelEvidence): Record<string, number> {
+  const stored: Record<string, number> = {};
+  for (const [level, at] of Object.entries(evidence.lastAtOrAbove)) if (at !== null) stored[level] = at;
+  if (evidence.lastJudgedAt !== null) stored.judged = evidence.lastJudgedAt;
+  return stored;
+}
+
 /**
- * Writes a decision in the caller's transaction: the status and its history row, the live event,
- * and the signal to the alerting side (alerts, SOS cases, escalation), so all of it exists exactly
- * when the readings do.
+ * Writes a status change: the history row with its reason as text and as data, and the live
+ * event. Used by every automatic change (and by the SOS calls of the alerting side).
+ */
+export async function recordStatusChange(
+  tx: TenantTransaction,
+  at: Date,
+  patient: { tenantId: string; id: string; healthCenterId: string | null },
+  change: StatusChange,
+  changedBy: string | null,
+): Promise<void> {
+  await tx.insert(patientStatusChanges).values({
+    tenantId: patient.tenantId,
+    id: uuidv7(),
+    patientId: patient.id,
+    fromStatus: change.from,
+    toStatus: change.to,
+    reason: statusReasonText(change.reason),
+    reasonCode: change.reason.code,
+    reasonParams: change.reason.params,
+    changedBy,
+    changedAt: at,
+  });
+  await publishEvent(tx, patient.tenantId, {
+    type: 'patient.statusChanged',
+    patientId: patient.id,
+    healthCenterId: patient.healthCenterId,
+    payload: {
+      patientId: patient.id,
+      from: change.from,
+      to: change.to,
+      reason: statusReasonText(change.reason),
+      reasonCode: change.reason.code,
+      reasonParams: change.reason.params,
+      automatic: changedBy === null,
+    },
+  });
+}
+
+/** Schedules (or cancels) the per-patient come-down job as the lifecycle decided. */
+async function keepReviewJob(
+  tx: TenantTransaction,
+  tenantId: string,
+  patientId: string,
+  reviewAtMs: number | null,
+): Promise<void> {
+  if (reviewAtMs === null) {
+    await cancelJob(tx, statusSettleJobKey(patientId));
+    return;
+  }
+  await scheduleJob(
+    tx,
+    tenantId,
+    STATUS_SETTLE_TASK,
+    { patientId },
+    { runAt: new Date(reviewAtMs), jobKey: statusSettleJobKey(patientId) },
+  );
+}
+
+async function writeLifecycle(
+  tx: TenantTransaction,
+  now: Date,
+  patient: { tenantId: string; id: string; healthCenterId: string | null },
+  decision: LifecycleDecision,
+  episode: EpisodeState | null,
+  changedBy: string | null,
+): Promise<void> {
+  await tx
+    .update(patients)
+    .set({
+      levelEvidence: storedEvidence(decision.evidence),
+      ...(decision.change === null ? {} : { status: decision.change.to, updatedAt: now }),
+      ...(episode === null
+        ? {}
+        : { alertEpisodeLevel: episode.level, alertsSuppressedUntilNormal: episode.suppressed }),
+    })
+    .where(and(eq(patients.tenantId, patient.tenantId), eq(patients.id, patient.id)));
+  if (decision.change !== null) await recordStatusChange(tx, now, patient, decision.change, changedBy);
+}
+
+/**
+ * The one executor of a batch's decisions, in the caller's transaction (the patient row is locked
+ * by the ingest): loads the lifecycle state, asks the contracts rules (status lifecycle and episode
+ * rule) and writes what they decided — the status and its history row with the reason as data,
+ * the live event, the episode and "I am fine", the come-down job — then tells the alerting side of
+ * the alert the episode rule opened (alerts, SOS cases, escalation messages and timers), so all of
+ * it exists exactly when the readings do. `decision` is {@link decideStatus}'s preliminary form.
  */
 export async function applyStatusDecision(
   tx: TenantTransaction,
@@ -178,44 +338,44 @@ export async function applyStatusDecision(
   context: { evaluation: Evaluation; direct: readonly DirectSos[]; changedBy: string | null },
 ): Promise<VitalStatus> {
   const now = clock.now();
-  const changes: Partial<typeof patients.$inferInsert> = {};
-  if (decision.clearSuppression) changes.alertsSuppressedUntilNormal = false;
-  if (decision.raiseTo !== null) {
-    changes.status = decision.raiseTo;
-    changes.updatedAt = now;
-  }
-  if (Object.keys(changes).length > 0) {
-    await tx
-      .update(patients)
-      .set(changes)
-      .where(and(eq(patients.tenantId, patient.tenantId), eq(patients.id, patient.id)));
-  }
-  if (decision.raiseTo !== null) {
-    await tx.insert(patientStatusChanges).values({
-      tenantId: patient.tenantId,
-      id: uuidv7(),
-      patientId: patient.id,
-      fromStatus: patient.status,
-      toStatus: decision.raiseTo,
-      reason: decision.reason,
-      changedBy: context.changedBy,
-      changedAt: now,
-    });
-    await publishEvent(tx, patient.tenantId, {
-      type: 'patient.statusChanged',
-      patientId: patient.id,
-      healthCenterId: patient.healthCenterId,
-      payload: {
-        patientId: patient.id,
-        from: patient.status,
-        to: decision.raiseTo,
-        reason: decision.reason,
-        automatic: true,
-      },
-    });
-  }
-  if (decision.signal && decision.signalAt !== null) {
-    const direct = context.direct[0];
+  const row = await loadLifecycleRow(tx, patient.tenantId, patient.id, false);
+  if (row === undefined) return patient.status;
+  const cap = (level: VitalStatus) => capForAccount(level, patient.accountKind);
+  const direct = context.direct[0];
+  const directLevel = direct === undefined ? null : (cap('SOS') as AlertLevel);
+  const reached = context.evaluation.evaluatedCount > 0 ? cap(context.evaluation.worst) : null;
+  const episode = decideEpisode(
+    { level: asStatus(row.episode_level), suppressed: row.suppressed },
+    reached,
+    directLevel,
+  );
+  const items: JudgedItem[] = [
+    ...context.evaluation.judged.map((item) => ({ level: cap(item.level), atMs: item.atMs })),
+    ...context.direct.map((event) => ({
+      level: cap('SOS'),
+      atMs: Math.min(event.at.getTime(), now.getTime()),
+    })),
+  ];
+  const lifecycle = decideLifecycle(
+    {
+      status: patient.status,
+      evidence: evidenceOf(row.evidence),
+      hasOpenCase: row.open_case || episode.alertAt === 'SOS',
+    },
+    items,
+    decision.statusReason,
+    now.getTime(),
+    row.settle_minutes * MINUTE,
+  );
+  await writeLifecycle(tx, now, patient, lifecycle, episode, context.changedBy);
+  const status = lifecycle.change?.to ?? patient.status;
+  // The job is kept where its time moves: a change, or a reading at the status's level.
+  const touchesJob =
+    lifecycle.change !== null ||
+    items.some((item) => status !== 'NORMAL' && RANK[item.level] >= RANK[status]);
+  if (touchesJob) await keepReviewJob(tx, patient.tenantId, patient.id, lifecycle.reviewAtMs);
+
+  if (episode.alertAt !== null) {
     // A press or a fall carries no readings of its own: the vitals at SOS time are then the
     // patient's latest values of the last day.
     const vitals =
@@ -232,13 +392,105 @@ export async function applyStatusDecision(
       tenantId: patient.tenantId,
       patientId: patient.id,
       healthCenterId: patient.healthCenterId,
-      level: decision.signalAt,
-      previousStatus: patient.status,
+      level: episode.alertAt,
+      // The alerting side compares with the level already alerted in this episode.
+      previousStatus: asStatus(row.episode_level),
       alertType: decision.alertType,
       vitals: vitals.map((reading) => ({ ...reading })),
       location: direct?.location ?? null,
       source: decision.source,
     });
   }
-  return decision.raiseTo ?? patient.status;
+  return status;
+}
+
+/** The patient's current level: the worst of the latest value of each measure of the last day. */
+async function currentLevel(
+  tx: TenantTransaction,
+  tenantId: string,
+  patientId: string,
+  birthday: string | null,
+  now: Date,
+): Promise<VitalStatus> {
+  const latest = (await latestValues(tx, tenantId, patientId)).filter(
+    (reading) => isThresholdMetric(reading.measure) && now.getTime() - reading.atMs <= DAY,
+  );
+  if (latest.length === 0) return 'NORMAL';
+  const { thresholds } = await patientThresholdsOf(tx, tenantId, patientId, ageOn(birthday, now));
+  return evaluateReadings(
+    latest.map((reading) => ({
+      measure: reading.measure,
+      value: reading.value,
+      measuredAt: new Date(reading.atMs),
+    })),
+    thresholds,
+  ).worst;
+}
+
+/**
+ * An SOS case or a ticket of the patient was closed (in that transaction): unless another case is
+ * still open, the status is set from the current readings, with a history row, and the episode
+ * comes down with it (contracts decideOnClose).
+ */
+export async function settleStatusOnClose(
+  tx: TenantTransaction,
+  clock: Clock,
+  tenantId: string,
+  patientId: string,
+  closed: 'CASE_CLOSED' | 'TICKET_CLOSED',
+  changedBy: string | null,
+): Promise<void> {
+  const now = clock.now();
+  const row = await loadLifecycleRow(tx, tenantId, patientId, true);
+  if (row === undefined || row.open_case) return;
+  const level = capForAccount(
+    await currentLevel(tx, tenantId, patientId, row.birthday, now),
+    row.account_kind,
+  );
+  const decision = decideOnClose(
+    {
+      status: asStatus(row.status),
+      evidence: evidenceOf(row.evidence),
+      hasOpenCase: false,
+      episode: { level: asStatus(row.episode_level), suppressed: row.suppressed },
+    },
+    level,
+    closed,
+    now.getTime(),
+    row.settle_minutes * MINUTE,
+  );
+  const patient = { tenantId, id: patientId, healthCenterId: row.health_center_id };
+  await writeLifecycle(tx, now, patient, decision, decision.episode, changedBy);
+  await keepReviewJob(tx, tenantId, patientId, decision.reviewAtMs);
+}
+
+/**
+ * The come-down job (vitals.statusSettle) at the end of a patient's window: the status comes down
+ * if readings stayed within a lower level (a device that stopped sending after normal readings
+ * too), and the job is scheduled again while the status is still above NORMAL. Idempotent.
+ */
+export async function runStatusSettle(
+  context: { tenantId: string; database: Pick<Database, 'withTenant'>; clock: Clock },
+  payload: { patientId: string },
+): Promise<{ status: VitalStatus | null }> {
+  return context.database.withTenant(context.tenantId, async (tx) => {
+    const row = await loadLifecycleRow(tx, context.tenantId, payload.patientId, true);
+    if (row === undefined) return { status: null };
+    const now = context.clock.now();
+    const decision = reviewLifecycle(
+      { status: asStatus(row.status), evidence: evidenceOf(row.evidence), hasOpenCase: row.open_case },
+      now.getTime(),
+      row.settle_minutes * MINUTE,
+    );
+    const patient = {
+      tenantId: context.tenantId,
+      id: payload.patientId,
+      healthCenterId: row.health_center_id,
+    };
+    if (decision.change !== null) await writeLifecycle(tx, now, patient, decision, null, null);
+    if (decision.reviewAtMs !== null && decision.reviewAtMs > now.getTime()) {
+      await keepReviewJob(tx, context.tenantId, payload.patientId, decision.reviewAtMs);
+    }
+    return { status: decision.change?.to ?? asStatus(row.status) };
+  });
 }

@@ -1,0 +1,312 @@
+import { z } from 'zod';
+import { ALERT_LEVELS, THRESHOLD_UNITS, type AlertLevel, type VitalStatus } from './thresholds.js';
+
+/**
+ * The patient status lifecycle and the alert episode rule (spec §4 patient status and alerts in
+ * the patient app; docs/status-lifecycle.md draws both). Pure: they take the patient's state and
+ * what just happened and return the decisions as data; the server's status engine applies them
+ * in the transaction that stored the readings (or closed the case).
+ *
+ * Times are epoch milliseconds. Readings given to these rules are current readings only (late
+ * readings are stored and shown but never judged here).
+ */
+
+export const STATUS_RANK: Record<VitalStatus, number> = { NORMAL: 0, AT_RISK: 1, HIGH_RISK: 2, SOS: 3 };
+const LEVELS_UP: readonly VitalStatus[] = ['NORMAL', ...ALERT_LEVELS];
+const rank = (level: VitalStatus) => STATUS_RANK[level];
+const above = (a: VitalStatus, b: VitalStatus) => rank(a) > rank(b);
+
+/** Default minutes readings must stay within a lower level before the status comes down. */
+export const DEFAULT_STATUS_SETTLE_MINUTES = 30;
+export const STATUS_SETTLE_MINUTES_RANGE = [5, 1440] as const;
+
+// Reasons -------------------------------------------------------------------------------------
+
+/**
+ * Why a status changed, stored as a code and parameters (patient_status_changes.reason_code and
+ * reason_params) and rendered as a sentence by the console (i18n `patients:statusReasons.<code>`).
+ * MANUAL is a staff member's change with their free-text reason.
+ */
+export const STATUS_REASON_CODES = [
+  'READING',
+  'EVENT',
+  'SETTLED',
+  'CASE_CLOSED',
+  'TICKET_CLOSED',
+  'MANUAL',
+] as const;
+export type StatusReasonCode = (typeof STATUS_REASON_CODES)[number];
+
+export type StatusReason =
+  | { code: 'READING'; params: { measure: string; value: number; unit: string } }
+  | { code: 'EVENT'; params: { source: 'FALL' | 'SOS_BUTTON' | 'HOTLINE_CALL'; note?: string } }
+  | { code: 'SETTLED'; params: { minutes: number } }
+  | { code: 'CASE_CLOSED'; params: Record<string, never> }
+  | { code: 'TICKET_CLOSED'; params: Record<string, never> }
+  | { code: 'MANUAL'; params: { text: string } };
+
+export const statusReasonSchema = z.object({
+  code: z
+    .enum(STATUS_REASON_CODES)
+    .nullable()
+    .describe('Why the status changed (null: recorded before reason codes)'),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).describe('The values the sentence names'),
+});
+
+const formatValue = (value: number) => String(Math.round(value * 100) / 100);
+
+/** The plain-text form kept in patient_status_changes.reason (exports, older readers). */
+export function statusReasonText(reason: StatusReason): string {
+  switch (reason.code) {
+    case 'READING':
+      return `automatic: ${reason.params.measure} ${formatValue(reason.params.value)}`;
+    case 'EVENT':
+      return reason.params.note === undefined || reason.params.note === ''
+        ? `automatic: ${reason.params.source}`
+        : `${reason.params.source}: ${reason.params.note}`;
+    case 'SETTLED':
+      return `automatic: within thresholds for ${String(reason.params.minutes)} min`;
+    case 'CASE_CLOSED':
+      return 'SOS case closed: status from current readings';
+    case 'TICKET_CLOSED':
+      return 'ticket closed: status from current readings';
+    case 'MANUAL':
+      return reason.params.text;
+  }
+}
+
+const UNITS: Partial<Record<string, string>> = THRESHOLD_UNITS;
+
+export const readingReason = (measure: string, value: number): StatusReason => ({
+  code: 'READING',
+  params: { measure, value, unit: UNITS[measure] ?? '' },
+});
+
+// Evidence ------------------------------------------------------------------------------------
+
+/** A judged current reading (or a fall / SOS press / hotline call) at its level. */
+export interface JudgedItem {
+  level: VitalStatus;
+  atMs: number;
+}
+
+/**
+ * What the lifecycle remembers of past readings: for each alert level, when the latest reading
+ * at or above it was measured, and when the latest judged reading of any level was measured.
+ */
+export interface LevelEvidence {
+  lastAtOrAbove: Record<AlertLevel, number | null>;
+  lastJudgedAt: number | null;
+}
+
+export const EMPTY_EVIDENCE: LevelEvidence = {
+  lastAtOrAbove: { AT_RISK: null, HIGH_RISK: null, SOS: null },
+  lastJudgedAt: null,
+};
+
+const later = (a: number | null, b: number) => (a === null || b > a ? b : a);
+
+/** The evidence after these items. */
+export function withItems(evidence: LevelEvidence, items: readonly JudgedItem[]): LevelEvidence {
+  const lastAtOrAbove = { ...evidence.lastAtOrAbove };
+  let lastJudgedAt = evidence.lastJudgedAt;
+  for (const item of items) {
+    lastJudgedAt = later(lastJudgedAt, item.atMs);
+    for (const level of ALERT_LEVELS) {
+      if (rank(item.level) >= rank(level)) lastAtOrAbove[level] = later(lastAtOrAbove[level], item.atMs);
+    }
+  }
+  return { lastAtOrAbove, lastJudgedAt };
+}
+
+/**
+ * The lowest level the readings have stayed within for the window: every reading above it is at
+ * least `windowMs` old, and a reading came after the last one above it (values did normalize; a
+ * silent device proves nothing). NORMAL when nothing was ever above.
+ */
+export function settledLevel(evidence: LevelEvidence, nowMs: number, windowMs: number): VitalStatus {
+  let settled: VitalStatus = 'SOS';
+  for (const candidate of [...LEVELS_UP].reverse().slice(1)) {
+    const higher = LEVELS_UP[rank(candidate) + 1] as AlertLevel;
+    const lastAbove = evidence.lastAtOrAbove[higher];
+    const isWithin =
+      lastAbove === null ||
+      (lastAbove <= nowMs - windowMs && evidence.lastJudgedAt !== null && evidence.lastJudgedAt > lastAbove);
+    if (!isWithin) break;
+    settled = candidate;
+  }
+  return settled;
+}
+
+// The episode rule ----------------------------------------------------------------------------
+
+/**
+ * Alert episodes (spec §4 "I am fine suppresses alerts until values normalize"). An episode starts
+ * when readings cross into a level above NORMAL and ends when a batch of judged readings is all
+ * NORMAL. One alert per level reached within an episode (a rise within the episode — AT_RISK then
+ * HIGH_RISK — alerts again at the higher level); the next crossing after the end starts a new
+ * episode with a new alert and a new escalation. "I am fine" and answered or acknowledged alerts
+ * belong to their episode and end with it. Falls, SOS presses and hotline calls always alert
+ * (a second press joins the open case). While "I am fine" holds, nothing below SOS alerts.
+ */
+export interface EpisodeState {
+  /** The highest level alerted in the current episode; NORMAL: no episode. */
+  level: VitalStatus;
+  /** "I am fine" holds. */
+  suppressed: boolean;
+}
+
+export interface EpisodeDecision extends EpisodeState {
+  /** The level to alert at (opens an alert, or the SOS case), or null. */
+  alertAt: AlertLevel | null;
+  started: boolean;
+  ended: boolean;
+}
+
+/**
+ * @param reached the worst level of the batch's judged readings (null when nothing was judged),
+ *   already capped for the account.
+ * @param direct the level of a fall / SOS press / hotline call in the batch, capped, or null.
+ */
+export function decideEpisode(
+  state: EpisodeState,
+  reached: VitalStatus | null,
+  direct: AlertLevel | null = null,
+): EpisodeDecision {
+  const unchanged = { ...state, alertAt: null, started: false, ended: false };
+  const quiet = (level: AlertLevel) => state.suppressed && level !== 'SOS';
+  if (direct !== null) {
+    const level = reached !== null && above(reached, direct) ? reached : direct;
+    return {
+      level: above(level, state.level) ? level : state.level,
+      suppressed: state.suppressed,
+      alertAt: quiet(direct) ? null : direct,
+      started: state.level === 'NORMAL',
+      ended: false,
+    };
+  }
+  if (reached === null) return unchanged;
+  if (reached === 'NORMAL') {
+    const isEnding = state.level !== 'NORMAL' || state.suppressed;
+    return { level: 'NORMAL', suppressed: false, alertAt: null, started: false, ended: isEnding };
+  }
+  if (!above(reached, state.level)) return unchanged;
+  return {
+    level: reached,
+    suppressed: state.suppressed,
+    alertAt: quiet(reached) ? null : reached,
+    started: state.level === 'NORMAL',
+    ended: false,
+  };
+}
+
+// The status lifecycle ------------------------------------------------------------------------
+
+export interface LifecycleState {
+  status: VitalStatus;
+  evidence: LevelEvidence;
+  /** An SOS case of the patient is not CLOSED. */
+  hasOpenCase: boolean;
+}
+
+export interface StatusChange {
+  from: VitalStatus;
+  to: VitalStatus;
+  reason: StatusReason;
+}
+
+export interface LifecycleDecision {
+  change: StatusChange | null;
+  evidence: LevelEvidence;
+  /**
+   * When to look again for a come-down (a durable job per patient), null to cancel it: the
+   * status is NORMAL, or an open case holds it.
+   */
+  reviewAtMs: number | null;
+}
+
+function reviewTime(
+  status: VitalStatus,
+  evidence: LevelEvidence,
+  hasOpenCase: boolean,
+  nowMs: number,
+  windowMs: number,
+) {
+  if (status === 'NORMAL' || hasOpenCase) return null;
+  const lastAbove = evidence.lastAtOrAbove[status];
+  return Math.max(nowMs, (lastAbove ?? nowMs) + windowMs);
+}
+
+/**
+ * Readings (and falls, SOS presses, hotline calls) in: the status rises at once to the worst
+ * level reached; otherwise it comes down to the lowest level the readings have stayed within for
+ * the window, unless an SOS case is open. `trigger` says what raised it (for the reason).
+ */
+export function decideLifecycle(
+  state: LifecycleState,
+  items: readonly JudgedItem[],
+  trigger: StatusReason,
+  nowMs: number,
+  windowMs: number,
+): LifecycleDecision {
+  const evidence = withItems(state.evidence, items);
+  let worst: VitalStatus = 'NORMAL';
+  for (const item of items) if (above(item.level, worst)) worst = item.level;
+  let change: StatusChange | null = null;
+  if (above(worst, state.status)) {
+    change = { from: state.status, to: worst, reason: trigger };
+  } else if (!state.hasOpenCase) {
+    const settled = settledLevel(evidence, nowMs, windowMs);
+    if (above(state.status, settled)) {
+      change = {
+        from: state.status,
+        to: settled,
+        reason: { code: 'SETTLED', params: { minutes: Math.round(windowMs / 60_000) } },
+      };
+    }
+  }
+  const status = change?.to ?? state.status;
+  return { change, evidence, reviewAtMs: reviewTime(status, evidence, state.hasOpenCase, nowMs, windowMs) };
+}
+
+/** The window job at its time: only the come-down half (no new readings). */
+export function reviewLifecycle(state: LifecycleState, nowMs: number, windowMs: number): LifecycleDecision {
+  return decideLifecycle(
+    state,
+    [],
+    { code: 'SETTLED', params: { minutes: Math.round(windowMs / 60_000) } },
+    nowMs,
+    windowMs,
+  );
+}
+
+/**
+ * An SOS case or a ticket was closed: unless another case is still open, the status is set from the
+ * patient's current readings (their worst level, capped for the account; NORMAL when there are
+ * none), up or down. The episode comes down with it, so a new crossing opens a new alert or case.
+ */
+export function decideOnClose(
+  state: LifecycleState & { episode: EpisodeState },
+  currentLevel: VitalStatus,
+  closed: 'CASE_CLOSED' | 'TICKET_CLOSED',
+  nowMs: number,
+  windowMs: number,
+): LifecycleDecision & { episode: EpisodeState } {
+  if (state.hasOpenCase) {
+    return { change: null, evidence: state.evidence, reviewAtMs: null, episode: state.episode };
+  }
+  const change: StatusChange | null =
+    currentLevel === state.status
+      ? null
+      : { from: state.status, to: currentLevel, reason: { code: closed, params: {} } };
+  const episodeLevel = above(state.episode.level, currentLevel) ? currentLevel : state.episode.level;
+  return {
+    change,
+    evidence: state.evidence,
+    reviewAtMs: reviewTime(currentLevel, state.evidence, false, nowMs, windowMs),
+    episode: {
+      level: episodeLevel,
+      suppressed: currentLevel === 'NORMAL' ? false : state.episode.suppressed,
+    },
+  };
+}
