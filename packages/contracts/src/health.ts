@@ -60,8 +60,8 @@ export function itemTimeProblem(
  * default 120) before it arrived is late. Late readings are stored, returned by the data calls
  * with `late: true` and counted in rollups, but never passed to the status engine: they do not
  * raise the status, open or re-arm an alert, open a case, escalate or end "I am fine". Late
- * device events (fall, SOS button) are stored and raise nothing either. (The episode rule of
- * thresholds.ts judges only what this rule lets through.)
+ * device events (fall, SOS button) are stored and raise nothing either. (The status lifecycle and
+ * the episode rule, contracts status-lifecycle.ts, judge only what this rule lets through.)
  */
 export function isLateReading(at: Date, receivedAt: Date, horizonMinutes: number): boolean {
   return receivedAt.getTime() - at.getTime() > horizonMinutes * 60_000;
