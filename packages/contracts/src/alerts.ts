@@ -13,6 +13,7 @@ import {
 } from './cases.js';
 import { pageQuerySchema } from './envelope.js';
 import { LIMITS } from './limits.js';
+import { DEFAULT_STATUS_SETTLE_MINUTES, STATUS_SETTLE_MINUTES_RANGE } from './status-lifecycle.js';
 import { safeName } from './text.js';
 import { ALERT_LEVELS } from './thresholds.js';
 
@@ -62,11 +63,21 @@ export const alertSettingsSchema = z.object({
     .min(1)
     .max(1440)
     .describe('Minutes an SOS case may stay NEW before its KPI fails'),
+  statusSettleMinutes: z
+    .number()
+    .int()
+    .min(STATUS_SETTLE_MINUTES_RANGE[0])
+    .max(STATUS_SETTLE_MINUTES_RANGE[1])
+    .optional()
+    .describe(
+      `Minutes readings must stay within a lower level before the status comes down by itself (default ${String(DEFAULT_STATUS_SETTLE_MINUTES)}; omitted: unchanged). docs/status-lifecycle.md`,
+    ),
 });
 export type AlertSettings = z.infer<typeof alertSettingsSchema>;
 export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
   highRiskConfirmSeconds: LIMITS.highRiskConfirmationSeconds,
   sosKpiMinutes: DEFAULT_SOS_KPI_MINUTES,
+  statusSettleMinutes: DEFAULT_STATUS_SETTLE_MINUTES,
 };
 
 /** How long each kind of ticket may take before its KPI fails, and the reason recorded then. */

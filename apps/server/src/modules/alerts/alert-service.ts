@@ -178,6 +178,7 @@ export async function updateSettings(
     const values = {
       highRiskConfirmSeconds: input.highRiskConfirmSeconds,
       sosKpiMinutes: input.sosKpiMinutes,
+      ...(input.statusSettleMinutes === undefined ? {} : { statusSettleMinutes: input.statusSettleMinutes }),
       updatedAt: now,
       updatedBy: environment.auth.userId,
     };

@@ -18,7 +18,11 @@ export const TICKET_KPI_TASK = 'alerts.ticketKpi';
 export async function readAlertSettings(tx: TenantTransaction, tenantId: string): Promise<AlertSettings> {
   const [row] = await tx.select().from(alertSettings).where(eq(alertSettings.tenantId, tenantId)).limit(1);
   if (row === undefined) return DEFAULT_ALERT_SETTINGS;
-  return { highRiskConfirmSeconds: row.highRiskConfirmSeconds, sosKpiMinutes: row.sosKpiMinutes };
+  return {
+    highRiskConfirmSeconds: row.highRiskConfirmSeconds,
+    sosKpiMinutes: row.sosKpiMinutes,
+    statusSettleMinutes: row.statusSettleMinutes,
+  };
 }
 
 export async function recordCaseHistory(

@@ -119,6 +119,34 @@ describe('statuses come back down (issue 11 item 2)', () => {
     expect(JSON.stringify(entries)).toContain('"reasonCode":"CASE_CLOSED"');
   });
 
+  it('closing a ticket sets the status from the current readings (TICKET_CLOSED in the history)', async () => {
+    const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
+    await send(patient.id, 'HEART_RATE', 130);
+    clock.advance(MINUTE);
+    await send(patient.id, 'HEART_RATE', 72);
+    // Within the window: still HIGH_RISK.
+    expect((await patientRow(testDb.ownerUrl, patient.id)).status).toBe('HIGH_RISK');
+    const staff = await logInAs(app, org.tenant.code, org.operatorA);
+    const created = await call(app, staff, 'POST', '/account/tickets', {
+      patientId: patient.id,
+      type: 'ALERT',
+      title: 'High heart rate',
+    });
+    expect(created.statusCode).toBe(200);
+    const ticketId = created.json<{ data: { id: string } }>().data.id;
+    const canceled = await call(app, staff, 'PUT', `/account/tickets/${ticketId}/cancel`, {
+      reason: 'Checked by phone',
+    });
+    expect(canceled.statusCode).toBe(200);
+    expect((await patientRow(testDb.ownerUrl, patient.id)).status).toBe('NORMAL');
+    expect((await history(patient.id)).at(-1)).toEqual({
+      from_status: 'HIGH_RISK',
+      to_status: 'NORMAL',
+      reason_code: 'TICKET_CLOSED',
+      reason_params: {},
+    });
+  });
+
   it('AT_RISK then 30 minutes of normal readings: NORMAL; but not while an SOS case is open', async () => {
     const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
     await send(patient.id, 'SPO2', 93);
@@ -150,6 +178,34 @@ describe('statuses come back down (issue 11 item 2)', () => {
     }
     await runDueJobsOf(app, testDb);
     expect((await patientRow(testDb.ownerUrl, patient.id)).status).toBe('SOS');
+  });
+
+  it('the window is the tenant’s setting (alert settings statusSettleMinutes)', async () => {
+    const admin = await logInAs(app, org.tenant.code, org.admin);
+    const saved = await call(app, admin, 'PUT', '/account/alert-settings', {
+      highRiskConfirmSeconds: 15,
+      sosKpiMinutes: 5,
+      statusSettleMinutes: 10,
+    });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json<{ data: { statusSettleMinutes: number } }>().data.statusSettleMinutes).toBe(10);
+    // Omitted: unchanged.
+    const again = await call(app, admin, 'PUT', '/account/alert-settings', {
+      highRiskConfirmSeconds: 15,
+      sosKpiMinutes: 5,
+    });
+    expect(again.json<{ data: { statusSettleMinutes: number } }>().data.statusSettleMinutes).toBe(10);
+    const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
+    await send(patient.id, 'SPO2', 93);
+    clock.advance(11 * MINUTE);
+    await send(patient.id, 'SPO2', 97);
+    expect((await patientRow(testDb.ownerUrl, patient.id)).status).toBe('NORMAL');
+    expect((await history(patient.id)).at(-1)?.reason_params).toEqual({ minutes: 10 });
+    await call(app, admin, 'PUT', '/account/alert-settings', {
+      highRiskConfirmSeconds: 15,
+      sosKpiMinutes: 5,
+      statusSettleMinutes: 30,
+    });
   });
 
   it('no readings after the normal ones: the window job brings the status down at the window end', async () => {

@@ -130,7 +130,7 @@ describe('the status engine on the ingestion path', () => {
     );
   });
 
-  it('only rises: a milder reading leaves the status, a worse one raises it, with a live event each time', async () => {
+  it('rises at once; a milder reading within the come-down window leaves the status (docs/status-lifecycle.md), a worse one raises it, with a live event each time', async () => {
     const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
     await postBatch(app, doctor, batchOf(patient.id, [reading('SPO2', 91, at())]));
     await postBatch(app, doctor, batchOf(patient.id, [reading('SPO2', 93, new Date(at().getTime() + 1000))]));
@@ -155,7 +155,7 @@ describe('the status engine on the ingestion path', () => {
     ]);
   });
 
-  it('"I am fine" holds while values are abnormal and clears when a batch evaluates all NORMAL', async () => {
+  it('"I am fine" holds while values are abnormal and clears when a batch evaluates all NORMAL (the episode ends; the status waits for its window)', async () => {
     const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
     await asOwner(
       testDb.ownerUrl,
@@ -186,6 +186,12 @@ describe('the status engine on the ingestion path', () => {
       status: 'HIGH_RISK',
       alerts_suppressed_until_normal: false,
     });
+    const [episode] = await asOwner<{ level: string }>(
+      testDb.ownerUrl,
+      'SELECT alert_episode_level AS level FROM patients WHERE id = $1',
+      [patient.id],
+    );
+    expect(episode?.level).toBe('NORMAL');
   });
 
   it.each(['FALL', 'SOS_BUTTON'])('a %s event raises SOS directly, once per event', async (type) => {
