@@ -40,6 +40,7 @@ export function TicketCreateDialog({ opened, onClose }: { opened: boolean; onClo
       page: 0,
       size: 20,
       search: debouncedSearch,
+      scope: 'center',
       sortField: 'name',
       sortType: 'asc',
       status: null,

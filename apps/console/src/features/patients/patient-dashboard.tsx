@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { BarChart } from '@mantine/charts';
 import { Group, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { PATIENT_STATUSES, type PatientStatus } from '@rpm/contracts';
+import { PATIENT_STATUSES, type PatientListScope, type PatientStatus } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { levelOptionsQuery } from '../levels/levels-api';
 import { ErrorState, LoadingState } from '../shell/query-states';
@@ -16,9 +16,10 @@ const CENTER_ADMIN_ROLES = ['MAIN_ADMIN', 'SUPPORT_ADMIN', 'SCOPE_ADMIN', 'MHSC_
 /**
  * The dashboard (spec §2, §7): patients by status from the call that fits the user's role (a
  * doctor's patients, an assistant's doctors' patients, a health center's, or all the level sees),
- * as four tiles and a bar chart. Refreshed every 30 seconds and after every status change.
+ * as four tiles and a bar chart. With `listScope` (mine or center, the home's choice) the counts are
+ * those of the patient list for that scope. Refreshed every 30 seconds and after every status change.
  */
-export function PatientDashboard() {
+export function PatientDashboard({ listScope }: { listScope?: PatientListScope } = {}) {
   const { t } = useTranslation('patients');
   const session = useSession();
   const role = session.user.role;
@@ -30,7 +31,7 @@ export function PatientDashboard() {
   // A center admin's counts are of one center: the chosen one, else the level's, else the first visible.
   const centerId =
     chosenCenter ?? (isCenterAdmin ? (levels.data?.current.centerId ?? centers[0]?.id ?? null) : null);
-  const call = dashboardCallOf(role, centerId);
+  const call = dashboardCallOf(role, centerId, listScope);
   const isWaitingForCenter = isCenterAdmin && centerId === null;
   const counts = useQuery({
     ...dashboardCountsQuery(call.path),

@@ -14,20 +14,34 @@ import { PlusIcon, SearchIcon, UploadIcon } from '../shell/icons';
 import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';
 import { Can, usePermissions } from '../shell/permissions';
 import { usePageTitle } from '../shell/use-page-title';
-import { patientExportPath, patientListQuery, type PatientFilter } from './patients-api';
-import { PatientStatusBadge } from './patient-status-badge';
+import { areaPath } from '../shell/navigation';
+import { useSession } from '../shell/session-context';
+import { AttentionCell, CrossedCell, LastReadingCell, OpenWorkCell, ScopeControl } from './patient-triage';
+import {
+  defaultScopeOf,
+  isClinicalRole,
+  patientExportPath,
+  patientListQuery,
+  type PatientFilter,
+} from './patients-api';
 
 const PAGE_SIZE = 20;
 
 /**
- * Patient management (spec §2): search (name, patient id, phone, email), filters (status, center,
- * doctor, package), sortable columns and pages; export to xlsx, import and create for those allowed.
- * The server limits the list to the caller's health centers.
+ * Patient management (spec §2): search (name, patient id, phone, email), "My patients" (care team)
+ * or "My center", filters (status, center, doctor, package), sortable columns and pages; export to
+ * xlsx, import and create for those allowed. The triage columns (status and what needs attention,
+ * what crossed, last reading and its age, open case or ticket) come with every row; doctors,
+ * assistants and operators start sorted by severity. The server limits the list to the caller's
+ * health centers.
  */
 export function PatientsPage() {
   const { t } = useTranslation('patients');
   usePageTitle(t('list.title'));
   const { centers } = useOrgReach();
+  const session = useSession();
+  const role = session.user.role;
+  const area = areaPath(session.area);
   const permissions = usePermissions();
   const doctors = useQuery({
     ...doctorListQuery({
@@ -46,7 +60,8 @@ export function PatientsPage() {
   const paged = usePagedList<PatientFilter['sortField'], Omit<PatientFilter, 'search'>>({
     page: 0,
     size: PAGE_SIZE,
-    sortField: 'created',
+    scope: defaultScopeOf(role),
+    sortField: isClinicalRole(role) ? 'severity' : 'created',
     sortType: 'desc',
     status: null,
     centerId: null,
@@ -57,6 +72,7 @@ export function PatientsPage() {
   const patients = useQuery(patientListQuery({ ...filter, search: debouncedSearch }));
   const [isExporting, setExporting] = useState(false);
   const isFiltered =
+    filter.scope === 'mine' ||
     debouncedSearch !== '' ||
     filter.status !== null ||
     filter.centerId !== null ||
@@ -103,6 +119,12 @@ export function PatientsPage() {
         </Group>
       </Group>
       <Group gap="sm" align="flex-end">
+        <ScopeControl
+          value={filter.scope}
+          onChange={(scope) => {
+            update({ scope });
+          }}
+        />
         <TextInput
           label={t('list.searchLabel')}
           placeholder={t('list.searchPlaceholder')}
@@ -190,10 +212,12 @@ export function PatientsPage() {
                 </SortHeader>
                 <Table.Th>{t('list.columns.phone')}</Table.Th>
                 <Table.Th>{t('list.columns.center')}</Table.Th>
-                <Table.Th>{t('list.columns.package')}</Table.Th>
-                <SortHeader field="status" sort={filter} onSort={paged.sortBy}>
+                <SortHeader field="severity" sort={filter} onSort={paged.sortBy}>
                   {t('list.columns.status')}
                 </SortHeader>
+                <Table.Th>{t('triage.columns.crossed')}</Table.Th>
+                <Table.Th>{t('triage.columns.lastReading')}</Table.Th>
+                <Table.Th>{t('triage.columns.work')}</Table.Th>
                 <SortHeader field="created" sort={filter} onSort={paged.sortBy}>
                   {t('list.columns.created')}
                 </SortHeader>
@@ -223,9 +247,17 @@ export function PatientsPage() {
                   <Table.Td>{toDisplayDate(row.birthday)}</Table.Td>
                   <Table.Td>{row.phone ?? ''}</Table.Td>
                   <Table.Td>{row.healthCenter?.name ?? ''}</Table.Td>
-                  <Table.Td>{row.packageCode ?? ''}</Table.Td>
                   <Table.Td>
-                    <PatientStatusBadge status={row.status} />
+                    <AttentionCell row={row} />
+                  </Table.Td>
+                  <Table.Td>
+                    <CrossedCell row={row} />
+                  </Table.Td>
+                  <Table.Td>
+                    <LastReadingCell row={row} />
+                  </Table.Td>
+                  <Table.Td>
+                    <OpenWorkCell row={row} areaPrefix={area} />
                   </Table.Td>
                   <Table.Td>{formatDate(row.createdAt)}</Table.Td>
                 </Table.Tr>

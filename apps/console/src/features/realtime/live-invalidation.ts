@@ -1,7 +1,7 @@
 import type { LiveEvent } from '@rpm/contracts';
 import type { QueryClient } from '@tanstack/react-query';
 import { queryKeysForEvent } from '../monitoring/query-keys';
-import { refreshPatients } from '../patients/patients-api';
+import { refreshPatientLists, refreshPatients } from '../patients/patients-api';
 
 /**
  * What an event changes on screen: lists, profiles and counts load again (only where shown). Each
@@ -11,6 +11,9 @@ export function invalidateForEvent(queryClient: QueryClient, event: LiveEvent): 
   // A patient's status (an SOS raises it too) moves the dashboard counts and the patient lists.
   if (event.type.startsWith('patient.') || event.type === 'sos.opened' || event.type === 'sos.updated') {
     refreshPatients(queryClient);
+  } else if (event.type.startsWith('alert.') || event.type.startsWith('ticket.')) {
+    // The triage columns: what crossed (alerts) and the open ticket.
+    refreshPatientLists(queryClient);
   }
   for (const queryKey of queryKeysForEvent(event.type)) void queryClient.invalidateQueries({ queryKey });
 }

@@ -1,7 +1,11 @@
-import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format-date';
 import { PatientDashboard } from '../patients/patient-dashboard';
+import { ScopeControl } from '../patients/patient-triage';
+import { PatientWorklist } from '../patients/patient-worklist';
+import { defaultScopeOf, isClinicalRole } from '../patients/patients-api';
 import { InfoTile } from './info-tile';
 import { Can } from './permissions';
 import { organisationName, useSession } from './session-context';
@@ -44,12 +48,39 @@ export function AreaHomePage() {
         />
         <InfoTile label={t('home.sessionUntil')} value={formatDateTime(session.user.expiresAt)} />
       </SimpleGrid>
-      <Can permission="dashboard.view">
-        <PatientDashboard />
-      </Can>
+      {isClinicalRole(session.user.role) ? (
+        <TriageHome />
+      ) : (
+        <Can permission="dashboard.view">
+          <PatientDashboard />
+        </Can>
+      )}
       <Text c="dimmed" fz="sm">
         {t('home.hint')}
       </Text>
+    </Stack>
+  );
+}
+
+/**
+ * A doctor's, assistant's and operator's home: "My patients" or "My center" (doctors and
+ * assistants start with their own, operators with the center), the counts and the triage worklist
+ * of that same choice, so the counts equal the list.
+ */
+function TriageHome() {
+  const session = useSession();
+  const [scope, setScope] = useState(() => defaultScopeOf(session.user.role));
+  return (
+    <Stack gap="md">
+      <Group justify="flex-end">
+        <ScopeControl value={scope} onChange={setScope} />
+      </Group>
+      <Can permission="user.view">
+        <PatientWorklist scope={scope} />
+      </Can>
+      <Can permission="dashboard.view">
+        <PatientDashboard listScope={scope} />
+      </Can>
     </Stack>
   );
 }

@@ -1,0 +1,202 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleDriver, screenshot, startTestServer } from './support/console.js';
+import { DEMO_PASSWORD, DEMO_TENANT_CODE, launchBrowser, type RunningServer } from './support/harness.js';
+
+/**
+ * The triage worklist on the doctor's home (issue "A triage worklist"): the doctor's own patients
+ * needing attention first (open SOS case, SOS, high risk, at risk, no data, normal), and a new SOS
+ * moves its patient to the top within seconds, without reloading.
+ */
+
+const SEVERITY = ['NORMAL', 'NO_DATA', 'AT_RISK', 'HIGH_RISK', 'SOS', 'OPEN_SOS_CASE'];
+
+let server: RunningServer;
+let browser: Browser;
+let driver: ConsoleDriver;
+let adminCookie = '';
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+  driver = new ConsoleDriver(browser, server.baseUrl);
+  const login = await fetch(`${server.baseUrl}/auth/oauth-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      tenant: DEMO_TENANT_CODE,
+      username: 'admin@demo.example',
+      password: DEMO_PASSWORD,
+      grant_type: 'password',
+    }),
+  });
+  const session = login.headers.getSetCookie().find((value) => value.startsWith('rpm_session='));
+  if (session === undefined) throw new Error(`no session: ${String(login.status)}`);
+  adminCookie = session.split(';')[0] ?? '';
+});
+afterEach(async () => {
+  await driver.closeAll();
+});
+afterAll(async () => {
+  await browser.close();
+  await server.stop();
+});
+
+/** The admin's calls (closing cases), from outside the browser. */
+async function asAdmin<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method,
+    headers: {
+      accept: 'application/json',
+      cookie: adminCookie,
+      origin: server.baseUrl,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? null : JSON.stringify(body),
+  });
+  const envelope = (await response.json()) as { data: T; code?: string };
+  if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${envelope.code ?? ''}`);
+  return envelope.data;
+}
+
+/** The doctor's calls, from inside the page with its own session cookie. */
+function asDoctor<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const response = await fetch(url, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? null : JSON.stringify(body),
+      });
+      const envelope = (await response.json()) as { data: unknown; code?: string };
+      if (!response.ok)
+        throw new Error(`${method} ${url}: ${String(response.status)} ${envelope.code ?? ''}`);
+      return envelope.data;
+    },
+    { method, url, body },
+  ) as Promise<T>;
+}
+
+interface Row {
+  id: string;
+  status: string;
+  attention: string;
+  openSosCaseId: string | null;
+}
+
+const worklistRows = (page: Page) =>
+  page
+    .getByTestId('patient-worklist')
+    .getByTestId('worklist-row')
+    .evaluateAll((elements) =>
+      elements.map((row) => ({
+        id: row.getAttribute('data-patient-id') ?? '',
+        attention: row.getAttribute('data-attention') ?? '',
+      })),
+    );
+
+const isWorstFirst = (attentions: string[]) =>
+  attentions.every(
+    (attention, index) =>
+      index === 0 || SEVERITY.indexOf(attentions[index - 1] ?? '') >= SEVERITY.indexOf(attention),
+  );
+
+describe('triage worklist', () => {
+  it('shows a doctor’s patients worst first, and a new SOS moves its patient to the top live', async () => {
+    const page = await driver.openPage();
+    await driver.signIn(page, 'doctor@demo.example');
+    await page.waitForURL('**/doctor');
+    await expect
+      .poll(() => page.getByTestId('live-status').getAttribute('data-status'), { timeout: 15_000 })
+      .toBe('live');
+    // "My patients" is the doctor's default.
+    const scope = page.getByTestId('patient-scope');
+    expect(await scope.getByRole('radio', { name: 'My patients' }).isChecked()).toBe(true);
+
+    // An at-risk patient and one in SOS among the doctor's own, whatever the demo data holds.
+    const mine = () =>
+      asDoctor<{ items: Row[] }>(
+        page,
+        'GET',
+        '/account/patients?scope=mine&sortField=severity&sortType=desc&size=50',
+      );
+    let items = (await mine()).items;
+    if (!items.some((row) => row.status === 'AT_RISK')) {
+      const normal = items.find((row) => row.status === 'NORMAL');
+      if (normal === undefined) throw new Error('no patient to put at risk');
+      await asDoctor(page, 'PUT', `/account/patients/${normal.id}/status`, {
+        status: 'AT_RISK',
+        reason: 'Blood pressure rising over three days',
+      });
+    }
+    items = (await mine()).items;
+    if (!items.some((row) => row.status === 'SOS')) {
+      const normal = items.find((row) => row.status === 'NORMAL');
+      if (normal === undefined) throw new Error('no patient to raise');
+      await asDoctor(page, 'POST', '/health/sos/hotline', { patientId: normal.id });
+    }
+
+    await expect
+      .poll(
+        async () => {
+          const attentions = (await worklistRows(page)).map((row) => row.attention);
+          const firstAtRisk = attentions.indexOf('AT_RISK');
+          const firstSos = attentions.findIndex(
+            (attention) => attention === 'SOS' || attention === 'OPEN_SOS_CASE',
+          );
+          return firstSos !== -1 && firstAtRisk !== -1 && firstSos < firstAtRisk && isWorstFirst(attentions);
+        },
+        { timeout: 12_000 },
+      )
+      .toBe(true);
+    await page.waitForTimeout(500);
+    await screenshot(page, 'triage-worklist');
+
+    // The open cases of the doctor's patients are closed, so a new one is the only open case.
+    items = (await mine()).items;
+    for (const row of items)
+      if (row.openSosCaseId !== null)
+        await asAdmin('PUT', `/account/sos-cases/${row.openSosCaseId}/close`, { reason: 'Handled by phone' });
+    await expect
+      .poll(
+        async () => (await worklistRows(page)).filter((row) => row.attention === 'OPEN_SOS_CASE').length,
+        {
+          timeout: 12_000,
+        },
+      )
+      .toBe(0);
+
+    // A new SOS (a hotline call) for an at-risk patient lower on the list.
+    const rowsBefore = await worklistRows(page);
+    const target = rowsBefore.find((row, index) => index > 0 && row.attention === 'AT_RISK');
+    if (target === undefined) throw new Error('no at-risk patient below the top');
+    await page.evaluate(() => {
+      (window as unknown as { liveMarker: string }).liveMarker = 'still here';
+    });
+    const started = Date.now();
+    await asDoctor(page, 'POST', '/health/sos/hotline', { patientId: target.id });
+    await expect
+      .poll(async () => (await worklistRows(page))[0], { timeout: 5_000, interval: 100 })
+      .toEqual({ id: target.id, attention: 'OPEN_SOS_CASE' });
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeLessThan(5_000);
+    expect(isWorstFirst((await worklistRows(page)).map((row) => row.attention))).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { liveMarker?: string }).liveMarker)).toBe(
+      'still here',
+    );
+    // The row opens the case.
+    const top = page.getByTestId('patient-worklist').getByTestId('worklist-row').first();
+    expect(await top.getByRole('link', { name: 'SOS case' }).count()).toBe(1);
+    await page.waitForTimeout(400);
+    await screenshot(page, 'triage-worklist-new-sos');
+
+    // "My center" shows more of the center, with the same order (once the SOS popup is put off).
+    const popup = page.getByRole('dialog', { name: 'SOS received' });
+    await popup.getByRole('button', { name: 'Later' }).click();
+    await popup.waitFor({ state: 'hidden' });
+    await scope.getByText('My center').click();
+    await expect
+      .poll(async () => isWorstFirst((await worklistRows(page)).map((row) => row.attention)))
+      .toBe(true);
+  });
+});
