@@ -367,7 +367,15 @@ export async function applyStatusDecision(
     now.getTime(),
     row.settle_minutes * MINUTE,
   );
-  await writeLifecycle(tx, now, patient, lifecycle, episode, context.changedBy);
+  // A NORMAL patient's normal readings change nothing that matters (the evidence's last judged time
+  // only counts after an abnormal reading): no write, so the common batch costs one read.
+  const isQuiet =
+    lifecycle.change === null &&
+    patient.status === 'NORMAL' &&
+    episode.level === asStatus(row.episode_level) &&
+    episode.suppressed === row.suppressed &&
+    items.every((item) => item.level === 'NORMAL');
+  if (!isQuiet) await writeLifecycle(tx, now, patient, lifecycle, episode, context.changedBy);
   const status = lifecycle.change?.to ?? patient.status;
   // The job is kept where its time moves: a change, or a reading at the status's level.
   const touchesJob =
