@@ -59,6 +59,19 @@ export async function seedDemoAlerts(tx: TenantTransaction, data: DemoTenantData
       source: 'READING',
     });
   }
+  // As the status engine would leave them (docs/status-lifecycle.md): the alert episode at the
+  // status, and the abnormal readings above as evidence, so they come down after the window of
+  // normal readings rather than at the first one.
+  const nowMs = now.getTime();
+  await tx.execute(sql`
+    UPDATE patients
+       SET alert_episode_level = status,
+           level_evidence = CASE status
+             WHEN 'SOS' THEN jsonb_build_object('AT_RISK', ${nowMs}::bigint, 'HIGH_RISK', ${nowMs}::bigint, 'SOS', ${nowMs}::bigint, 'judged', ${nowMs}::bigint)
+             WHEN 'HIGH_RISK' THEN jsonb_build_object('AT_RISK', ${nowMs}::bigint, 'HIGH_RISK', ${nowMs}::bigint, 'judged', ${nowMs}::bigint)
+             ELSE jsonb_build_object('AT_RISK', ${nowMs}::bigint, 'judged', ${nowMs}::bigint)
+           END
+     WHERE status <> 'NORMAL'`);
 
   const operator = data.staff.OPERATOR ?? null;
   const tickets = [
