@@ -198,5 +198,20 @@ describe('triage worklist', () => {
     await expect
       .poll(async () => isWorstFirst((await worklistRows(page)).map((row) => row.attention)))
       .toBe(true);
+    await page.waitForTimeout(400);
+    await screenshot(page, 'triage-worklist-center');
+
+    // The patient list has the same columns, "My patients" first, sorted by severity.
+    await page.getByRole('navigation').getByRole('link', { name: 'Patients' }).click();
+    await page.waitForURL('**/doctor/patients');
+    const listAttentions = () =>
+      page
+        .getByTestId('patients-table')
+        .getByTestId('patient-attention')
+        .evaluateAll((elements) => elements.map((element) => element.getAttribute('data-attention') ?? ''));
+    await expect.poll(async () => (await listAttentions()).length).toBe(10);
+    expect(isWorstFirst(await listAttentions())).toBe(true);
+    expect((await listAttentions())[0]).toBe('OPEN_SOS_CASE');
+    await screenshot(page, 'triage-patient-list');
   });
 });

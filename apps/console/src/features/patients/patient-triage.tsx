@@ -38,18 +38,21 @@ export function ScopeControl({
   );
 }
 
+/** Badges say their whole text (never cut to "Open S…"). */
+const FULL_LABEL = { label: { overflow: 'visible' } } as const;
+
 export function AttentionCell({ row }: { row: PatientSummary }) {
   const { t } = useTranslation('patients');
   return (
-    <Group gap={6} wrap="wrap" data-testid="patient-attention" data-attention={row.attention}>
+    <Group gap={6} wrap="wrap" miw={130} data-testid="patient-attention" data-attention={row.attention}>
       <PatientStatusBadge status={row.status} />
       {row.attention === 'OPEN_SOS_CASE' ? (
-        <Badge color="red" variant="outline" tt="none">
+        <Badge color="red" variant="outline" tt="none" styles={FULL_LABEL}>
           {t('triage.attention.OPEN_SOS_CASE')}
         </Badge>
       ) : null}
       {row.noData ? (
-        <Badge color="gray" variant="outline" tt="none">
+        <Badge color="gray" variant="outline" tt="none" styles={FULL_LABEL}>
           {t('triage.attention.NO_DATA')}
         </Badge>
       ) : null}
@@ -67,10 +70,22 @@ export function CrossedCell({ row }: { row: PatientSummary }) {
         {t('patients:triage.nothingCrossed')}
       </Text>
     );
-  const values = row.crossed.readings.map((reading) => formatValue(reading.value)).join('/');
-  const measures = row.crossed.readings
-    .map((reading) => t(`monitoring:measure.${reading.measure}`, { defaultValue: reading.measure }))
-    .join(', ');
+  const { type, readings } = row.crossed;
+  // The headline value: systolic/diastolic for blood pressure, else the reading of the alert's own measure.
+  const headline =
+    type === 'BLOOD_PRESSURE'
+      ? readings
+          .filter((reading) => reading.measure === 'SYSTOLIC' || reading.measure === 'DIASTOLIC')
+          .map((reading) => formatValue(reading.value))
+          .join('/')
+      : (readings.find((reading) => reading.measure === type) ?? readings[0])?.value;
+  const values = typeof headline === 'number' ? formatValue(headline) : (headline ?? '');
+  const measures = readings
+    .map(
+      (reading) =>
+        `${t(`monitoring:measure.${reading.measure}`, { defaultValue: reading.measure })} ${formatValue(reading.value)}`,
+    )
+    .join(' · ');
   return (
     <Stack gap={0} data-testid="patient-crossed">
       <Text fz="sm" fw={600}>
