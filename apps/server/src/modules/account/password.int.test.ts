@@ -47,8 +47,8 @@ const checkToken = (token: string) => app.inject({ method: 'GET', url: '/auth/ch
 describe('POST /account/change-password', () => {
   it('changes the password, ends the other sessions and keeps the current one', async () => {
     const { tenant, user, token, username } = await signedInUser();
-    // A second session of the same account, in the patient app (tokens in the body).
-    const phone = await login(tenant.code, username, TEST_PASSWORD, 'patient');
+    // A second session of the same account (a doctor), in the doctor app (tokens in the body).
+    const phone = await login(tenant.code, username, TEST_PASSWORD, 'doctor');
     const phoneToken = phone.json<{ data: { accessToken: string } }>().data.accessToken;
     expect((await checkToken(phoneToken)).statusCode).toBe(200);
     const before = await passwordState(user.id);
