@@ -15,7 +15,11 @@ export const DEMO_FLEET = {
   speed: 60,
   historyHours: 6 * 24,
   replayHours: 24,
-  eventRates: { tachycardia: 0.004, hypoxia: 0.003, hypertensiveCrisis: 0.002, fall: 0.001, sos: 0.002 },
+  // Per 15-minute window and patient. A replayed day of ten patients then brings about two
+  // abnormal episodes and one fall or SOS press at most: in the demo nobody works the SOS cases,
+  // and an open case holds its patient in SOS (docs/status-lifecycle.md), so higher rates turn
+  // the whole dashboard red within the first half hour.
+  eventRates: { tachycardia: 0.001, hypoxia: 0.0008, hypertensiveCrisis: 0.0005, fall: 0.0002, sos: 0.0003 },
 } as const;
 
 /** Starts the demo fleet against the server on `port`; failures are logged, never thrown. */
