@@ -21,6 +21,7 @@ import { installAccessControl, isApiPath, type API_PREFIXES } from './http/acces
 import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installOriginCheck } from './http/request-origin.js';
+import { installRequestLog } from './http/request-log.js';
 import { installSecurityHeaders, sendConsoleIndex } from './http/security-headers.js';
 import { alertAccountRoutes, alertHealthRoutes } from './modules/alerts/routes.js';
 import { accountRoutes, manageAccountRoutes } from './modules/account/routes.js';
@@ -98,6 +99,8 @@ export async function buildApp({ config, database, clock = systemClock, logger }
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : uuidv7();
     },
     bodyLimit: 1024 * 1024,
+    // Per-request lines go out at debug, with a summary a minute at info (http/request-log.ts).
+    disableRequestLogging: true,
     // request.ip is the X-Forwarded-For client only for requests from a listed proxy (TRUST_PROXY).
     trustProxy: config.trustProxy.length === 0 ? false : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
@@ -115,6 +118,7 @@ export async function buildApp({ config, database, clock = systemClock, logger }
     request.language = pickLanguage(request.headers['accept-language']);
     reply.header('x-request-id', request.id);
   });
+  installRequestLog(app);
   installSecurityHeaders(app);
 
   installErrorHandler(app);
