@@ -21,6 +21,9 @@ describe('ticketActionsFor', () => {
     expect(ticketActionsFor({ status: 'CONFIRMED', assigneeId: 'someone' }, me)).toEqual(['assign', 'cancel']);
     expect(ticketActionsFor({ status: 'PROCESSING', assigneeId: 'me' }, me)).toEqual(['complete', 'cancel']);
     expect(ticketActionsFor({ status: 'PROCESSING', assigneeId: 'someone' }, me)).toEqual(['cancel']);
+    // A ticket without a handler is taken first: nobody works it unassigned.
+    expect(ticketActionsFor({ status: 'CONFIRMED', assigneeId: null }, me)).toEqual(['assign', 'cancel']);
+    expect(ticketActionsFor({ status: 'PROCESSING', assigneeId: null }, me)).toEqual(['cancel']);
     expect(ticketActionsFor({ status: 'COMPLETED', assigneeId: 'someone' }, me)).toEqual(['reject', 'close']);
     expect(ticketActionsFor({ status: 'SUCCESS', assigneeId: 'me' }, me)).toEqual([]);
   });

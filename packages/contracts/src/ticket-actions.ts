@@ -22,7 +22,7 @@ export function ticketActionsFor(
   const isHandler = ticket.assigneeId !== null && ticket.assigneeId === actor.userId;
   return actionsFrom(TICKET_ACTIONS, ticket.status).filter((action) => {
     if (action === 'assign') return !isHandler;
-    if (action === 'start' || action === 'complete') return ticket.assigneeId === null || isHandler;
+    if (action === 'start' || action === 'complete') return isHandler;
     return true;
   });
 }

@@ -231,7 +231,8 @@ async function lockTicket(tx: TenantTransaction, id: string) {
  * Moves a ticket along its machine (contracts TICKET_ACTIONS): ticket.invalidTransition from a
  * state the action does not start from, ticket.reasonRequired without a needed reason. Assign
  * hands the ticket to `assigneeId` (the caller when omitted); assigning the current handler of a
- * confirmed ticket again answers the ticket unchanged (idempotent).
+ * confirmed ticket again answers the ticket unchanged (idempotent). Start and complete are the
+ * current handler's only: anyone else gets auth.permissionDenied (403) and the ticket is untouched.
  */
 export async function changeTicket(
   environment: AlertEnvironment,
@@ -248,6 +249,10 @@ export async function changeTicket(
       throw fieldError('ticket.reasonRequired', 'body.reason', 'too_small');
     }
     const { tenantId, userId } = environment.auth;
+    // Starting and completing the work are the current handler's (contracts ticketActionsFor):
+    // anyone else takes the ticket over first, so the history names who did the work.
+    if ((action === 'start' || action === 'complete') && ticket.assigneeId !== userId)
+      throw new AppError('auth.permissionDenied');
     const assigneeId = action === 'assign' ? (input.assigneeId ?? userId) : undefined;
     // Assigning the current handler again is not a change: no update, history, audit or event
     // (a current action typed with it waits for the next real change, as in the console).
