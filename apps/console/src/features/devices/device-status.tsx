@@ -1,19 +1,11 @@
 import { Badge } from '@mantine/core';
 import { CONNECTION_STATUS_NAMES, type AppStatus, type ConnectionStatus } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
+import { BADGE_COLORS, type BadgeColor } from '../../theme';
 
-const CONNECTION_COLORS = {
-  CONNECTED: 'teal',
-  DISCONNECTED: 'orange',
-  NOT_ACTIVATED: 'gray',
-  UNKNOWN: 'grape',
-} as const;
-const APP_COLORS: Record<AppStatus, string> = {
-  ONLINE: 'teal',
-  OFFLINE: 'gray',
-  KILLED: 'red',
-  NO_SYNC: 'yellow',
-};
+// The colours live in theme.ts, where a test holds each to WCAG AA contrast.
+const CONNECTION_COLORS = BADGE_COLORS.connectionStatus;
+const APP_COLORS: Record<AppStatus, BadgeColor> = BADGE_COLORS.appStatus;
 
 /** The connection status (spec §3 codes 1, 0, -1, 2) as a coloured badge. */
 export function ConnectionBadge({ status }: { status: ConnectionStatus }) {
@@ -21,8 +13,8 @@ export function ConnectionBadge({ status }: { status: ConnectionStatus }) {
   const name = CONNECTION_STATUS_NAMES[status];
   return (
     <Badge
-      color={CONNECTION_COLORS[name]}
-      variant="light"
+      color={CONNECTION_COLORS[name].color}
+      variant={CONNECTION_COLORS[name].variant}
       radius="sm"
       styles={{ label: { overflow: 'visible', textOverflow: 'clip' } }}
     >
@@ -36,8 +28,8 @@ export function AppStatusBadge({ status }: { status: AppStatus }) {
   const { t } = useTranslation('devices');
   return (
     <Badge
-      color={APP_COLORS[status]}
-      variant="dot"
+      color={APP_COLORS[status].color}
+      variant={APP_COLORS[status].variant}
       radius="sm"
       styles={{ label: { overflow: 'visible', textOverflow: 'clip' } }}
     >

@@ -1,29 +1,19 @@
 import { Badge } from '@mantine/core';
 import type { SosCaseStatus, TicketStatus } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
+import { BADGE_COLORS, type BadgeColor } from '../../theme';
 
-const SOS_COLOR: Record<SosCaseStatus, string> = {
-  NEW: 'red',
-  IN_PROCESS: 'orange',
-  RESOLVED: 'teal',
-  CLOSED: 'gray',
-};
-const TICKET_COLOR: Record<TicketStatus, string> = {
-  NEW: 'red',
-  CONFIRMED: 'blue',
-  PROCESSING: 'orange',
-  COMPLETED: 'teal',
-  SUCCESS: 'green',
-  CANCELED: 'gray',
-};
+// The colours live in theme.ts, where a test holds each to WCAG AA contrast.
+const SOS_COLOR: Record<SosCaseStatus, BadgeColor> = BADGE_COLORS.sosStatus;
+const TICKET_COLOR: Record<TicketStatus, BadgeColor> = BADGE_COLORS.ticketStatus;
 
 /** An SOS case's status (spec §4), loud while nobody has taken it. */
 export function SosStatusBadge({ status }: { status: SosCaseStatus }) {
   const { t } = useTranslation('monitoring');
   return (
     <Badge
-      variant={status === 'NEW' ? 'filled' : 'light'}
-      color={SOS_COLOR[status]}
+      variant={SOS_COLOR[status].variant}
+      color={SOS_COLOR[status].color}
       tt="none"
       data-testid="sos-status"
       data-status={status}
@@ -37,8 +27,8 @@ export function TicketStatusBadge({ status }: { status: TicketStatus }) {
   const { t } = useTranslation('monitoring');
   return (
     <Badge
-      variant="light"
-      color={TICKET_COLOR[status]}
+      variant={TICKET_COLOR[status].variant}
+      color={TICKET_COLOR[status].color}
       tt="none"
       data-testid="ticket-status"
       data-status={status}
@@ -52,7 +42,7 @@ export function TicketStatusBadge({ status }: { status: TicketStatus }) {
 export function KpiBadge({ failed }: { failed: boolean }) {
   const { t } = useTranslation('monitoring');
   return failed ? (
-    <Badge color="red" variant="outline" tt="none">
+    <Badge color={BADGE_COLORS.kpiFailed.FAILED.color} variant={BADGE_COLORS.kpiFailed.FAILED.variant} tt="none">
       {t('kpi.failed')}
     </Badge>
   ) : null;

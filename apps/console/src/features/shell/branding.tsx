@@ -2,7 +2,7 @@ import { createContext, useContext, useEffect, useMemo, useState, type ReactNode
 import { Group, Image, MantineProvider, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { cspNonce } from '../../csp-nonce';
-import { buildTheme, type TenantSettingsMap } from '../../theme';
+import { buildTheme, cssVariablesResolver, type TenantSettingsMap } from '../../theme';
 import { PulseIcon } from './icons';
 import { useSession } from './session-context';
 
@@ -20,7 +20,12 @@ export function BrandedMantineProvider({ children }: { children: ReactNode }) {
   const theme = useMemo(() => buildTheme(settings ?? {}), [settings]);
   return (
     <BrandingContext.Provider value={setSettings}>
-      <MantineProvider theme={theme} defaultColorScheme="light" getStyleNonce={cspNonce}>
+      <MantineProvider
+        theme={theme}
+        cssVariablesResolver={cssVariablesResolver}
+        defaultColorScheme="light"
+        getStyleNonce={cspNonce}
+      >
         {children}
       </MantineProvider>
     </BrandingContext.Provider>
