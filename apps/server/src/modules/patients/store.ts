@@ -160,10 +160,22 @@ function orderOf(filter: Pick<PatientFilter, 'sortField' | 'sortType'>): SQL[] {
   const direction = filter.sortType === 'desc' ? desc : asc;
   switch (filter.sortField) {
     case 'severity':
-      // Worst first, then the freshest reading (no reading last); asc is the exact reverse.
+      // Worst first; at the same severity the newest open case (the emergency just raised is
+      // the one nobody has looked at yet), then the freshest reading (no reading last); asc is
+      // the exact reverse.
       return filter.sortType === 'desc'
-        ? [sql`${severityRank} DESC`, sql`${patients.lastReadingAt} DESC NULLS LAST`, asc(patients.id)]
-        : [sql`${severityRank} ASC`, sql`${patients.lastReadingAt} ASC NULLS FIRST`, desc(patients.id)];
+        ? [
+            sql`${severityRank} DESC`,
+            sql`open_case.opened_at DESC NULLS LAST`,
+            sql`${patients.lastReadingAt} DESC NULLS LAST`,
+            asc(patients.id),
+          ]
+        : [
+            sql`${severityRank} ASC`,
+            sql`open_case.opened_at ASC NULLS FIRST`,
+            sql`${patients.lastReadingAt} ASC NULLS FIRST`,
+            desc(patients.id),
+          ];
     case 'name':
       return [
         direction(sql`lower(${patients.firstName})`),

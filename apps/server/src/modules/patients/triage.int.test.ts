@@ -362,3 +362,46 @@ describe('dashboard counts equal the list for the same scope', () => {
     expect(plain2.json<{ data: Counts }>().data).toEqual(everything);
   });
 });
+
+// Runs last: the patients it adds would change the fixed lists and counts above.
+describe('the same severity: the newest open case first', () => {
+  const caseIds = {} as Record<'newest' | 'middle' | 'middleTie', string>;
+
+  beforeAll(async () => {
+    const tenantId = org.tenant.id;
+    const add = async (key: keyof typeof caseIds, lastReadingAt: Date, openedAt: Date) => {
+      const patient = await createPatient(testDb.database, tenantId, {
+        healthCenterId: org.centerA.id,
+        firstName: key,
+        lastName: 'Case',
+        status: 'SOS',
+        lastReadingAt,
+      });
+      caseIds[key] = patient.id;
+      await owner(
+        `INSERT INTO sos_cases (tenant_id, id, patient_id, status, reason, source, opened_at, kpi_due_at)
+         VALUES ($1, $2, $3, 'NEW', 'SOS_BUTTON', 'SOS_BUTTON', $4, $4)`,
+        [tenantId, randomUUID(), patient.id, openedAt],
+      );
+    };
+    // Last reading order would be middle, the fixture's open case, middleTie, newest: the case's
+    // open time must decide first, the last reading only between cases opened together.
+    await add('newest', ago(50), ago(2));
+    await add('middle', ago(1), ago(20));
+    await add('middleTie', ago(30), ago(20));
+  });
+
+  it('orders open cases by open time, newest first, then by the freshest reading; asc is the reverse', async () => {
+    const token = await logInAs(app, org.tenant.code, org.operatorA);
+    const page = await list(token, 'scope=center&sortField=severity&sortType=desc');
+    expect(page.items.slice(0, 5).map((row) => row.id)).toEqual([
+      caseIds.newest,
+      caseIds.middle,
+      caseIds.middleTie,
+      ids.openCase,
+      ids.sos,
+    ]);
+    const reversed = await list(token, 'scope=center&sortField=severity&sortType=asc');
+    expect(reversed.items.map((row) => row.id)).toEqual(page.items.map((row) => row.id).reverse());
+  });
+});
