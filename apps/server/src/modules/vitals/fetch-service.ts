@@ -19,6 +19,8 @@ import {
   listEcg,
   listSleep,
   listSport,
+  localPeriod,
+  patientTimeZone,
   rawPoints,
   rollupPoints,
 } from './fetch-store.js';
@@ -54,18 +56,41 @@ function readPatient<T>(
 }
 
 /**
+ * A series query: a range of instants (from, to), or a local calendar `date` (YYYY-MM-DD in the
+ * patient's time zone) standing for the day, Monday-to-Sunday week, month or year of the view that
+ * holds it.
+ */
+export interface SeriesQuery {
+  measure: HealthDataQuery['measure'];
+  view: HealthDataQuery['view'];
+  from?: string | undefined;
+  to?: string | undefined;
+  date?: string | undefined;
+}
+
+/** A series in the patient's local buckets, saying which time zone they are in. */
+export type LocalHealthSeries = HealthSeries & { timeZone: string };
+
+/** A real YYYY-MM-DD calendar date (not 2026-02-30). */
+function isCalendarDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (match === null) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const parsed = new Date(Date.UTC(year, month - 1, day));
+  return parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === day;
+}
+
+/**
  * Spec §8 "invalid health-data date range": from must be before to, the range no longer than the
  * view allows, and not starting in the future.
  */
-export function checkRange(
-  query: Pick<HealthDataQuery, 'from' | 'to' | 'view'>,
-  now: Date,
-): { from: Date; to: Date } {
-  const from = new Date(query.from);
-  const to = new Date(query.to);
+export function checkRange(range: { from: Date; to: Date; view: HealthDataQuery['view'] }, now: Date): { from: Date; to: Date } {
+  const { from, to } = range;
   if (
+    Number.isNaN(from.getTime()) ||
+    Number.isNaN(to.getTime()) ||
     from >= to ||
-    to.getTime() - from.getTime() > HEALTH_VIEW_MAX_DAYS[query.view] * DAY ||
+    to.getTime() - from.getTime() > HEALTH_VIEW_MAX_DAYS[range.view] * DAY ||
     from.getTime() > now.getTime() + FUTURE_SKEW_MS
   ) {
     throw new AppError('health.invalidDateRange');
@@ -73,31 +98,48 @@ export function checkRange(
   return { from, to };
 }
 
-/** GET /health/patients/:patientId/data: raw readings for a day, hourly rollups for a week, daily for month and year. */
+/**
+ * GET /health/patients/:patientId/data: raw readings for a day, hourly rollups for a week, daily
+ * for month and year. Hours and days are the patient's local ones (their time zone, answered as
+ * timeZone); with `date`, the range is that local day, week (from Monday), month or year.
+ */
 export async function readSeries(
   environment: VitalsEnvironment,
   patientId: string,
-  query: HealthDataQuery,
-): Promise<HealthSeries> {
-  const { from, to } = checkRange(query, environment.clock.now());
+  query: SeriesQuery,
+): Promise<LocalHealthSeries> {
+  const now = environment.clock.now();
+  const { date } = query;
+  // Without a local date, the range is checked before the patient is looked up.
+  const given =
+    date === undefined
+      ? checkRange({ from: new Date(query.from ?? ''), to: new Date(query.to ?? ''), view: query.view }, now)
+      : null;
+  if (date !== undefined && !isCalendarDate(date)) throw new AppError('health.invalidDateRange');
   const units = await tenantUnits(environment.database, environment.auth.tenantId);
   const resolution = HEALTH_VIEW_RESOLUTION[query.view];
-  const points = await readPatient(
+  const { timeZone, from, to, points } = await readPatient(
     environment,
     patientId,
     `data:${query.measure}:${query.view}`,
-    (tx, patient) =>
-      resolution === 'raw'
-        ? rawPoints(tx, patient.tenantId, patient.id, query.measure, from, to)
-        : rollupPoints(
-            tx,
-            resolution === 'hour' ? 'readings_hourly' : 'readings_daily',
-            patient.tenantId,
-            patient.id,
-            query.measure,
-            from,
-            to,
-          ),
+    async (tx, patient) => {
+      const zone = await patientTimeZone(tx, patient.id);
+      const range =
+        given ?? checkRange({ ...(await localPeriod(tx, zone, query.view, date ?? '')), view: query.view }, now);
+      const found =
+        resolution === 'raw'
+          ? await rawPoints(tx, patient.tenantId, patient.id, query.measure, range.from, range.to)
+          : await rollupPoints(
+              tx,
+              resolution === 'hour' ? 'readings_hourly' : 'readings_daily',
+              patient.tenantId,
+              patient.id,
+              query.measure,
+              range.from,
+              range.to,
+            );
+      return { timeZone: zone, ...range, points: found };
+    },
   );
   const convert = (value: number) => displayOf(query.measure, value, units);
   return {
@@ -105,6 +147,7 @@ export async function readSeries(
     unit: displayUnit(query.measure, units),
     view: query.view,
     resolution,
+    timeZone,
     from: iso(from),
     to: iso(to),
     points: points.map((point) => ({

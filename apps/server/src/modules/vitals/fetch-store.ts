@@ -41,7 +41,36 @@ export async function rawPoints(
   }));
 }
 
-/** Rollup buckets (hourly or daily) of one measure whose start is in [from, to). */
+/** The time zone the patient's rollups and views use (their account's, else UTC; migration 0027). */
+export async function patientTimeZone(tx: TenantTransaction, patientId: string): Promise<string> {
+  const result = await tx.execute<{ zone: string }>(sql`SELECT patient_time_zone(${patientId}::uuid) AS zone`);
+  return result.rows[0]?.zone ?? 'UTC';
+}
+
+/**
+ * The local calendar period of `unit` holding the local date `date` in `zone`: [its first local
+ * midnight, the next period's first local midnight), as instants. Weeks start on Monday (ISO).
+ * A day with a DST change is 23 or 25 hours long.
+ */
+export async function localPeriod(
+  tx: TenantTransaction,
+  zone: string,
+  unit: 'day' | 'week' | 'month' | 'year',
+  date: string,
+): Promise<{ from: Date; to: Date }> {
+  const start = sql`date_trunc(${unit}, ${date}::date::timestamp)`;
+  const result = await tx.execute<{ from_ms: number; to_ms: number }>(sql`
+    SELECT extract(epoch FROM (${start}) AT TIME ZONE ${zone})::float8 * 1000 AS from_ms,
+           extract(epoch FROM (${start} + ('1 ' || ${unit})::interval) AT TIME ZONE ${zone})::float8 * 1000 AS to_ms`);
+  const row = result.rows[0];
+  if (row === undefined) throw new Error('localPeriod: no row');
+  return { from: new Date(Math.round(row.from_ms)), to: new Date(Math.round(row.to_ms)) };
+}
+
+/**
+ * Rollup buckets (hourly or daily) of one measure whose start is in [from, to). Buckets are the
+ * patient's local clock hours and local calendar days, each keyed by the instant it starts.
+ */
 export async function rollupPoints(
   tx: TenantTransaction,
   table: 'readings_hourly' | 'readings_daily',

@@ -27,8 +27,9 @@ export interface InsertedReading {
 /**
  * Stores readings with one statement: a multi-row INSERT from unnest'ed arrays that skips rows
  * already stored (readings_key), and the hourly and daily rollups upserted from the rows the insert
- * really added (its RETURNING), so a retried batch counts nothing twice. Buckets are UTC. Late
- * readings are stored and rolled up like the others, with their `late` flag.
+ * really added (its RETURNING), so a retried batch counts nothing twice. Buckets are the patient's
+ * local clock hours and calendar days (patient_time_zone, migration 0027). Late readings are stored
+ * and rolled up like the others, with their `late` flag.
  */
 export async function insertReadings(
   tx: TenantTransaction,
@@ -49,9 +50,9 @@ export async function insertReadings(
   const late = arrayLiteral(rows.map((row) => (row.late ? 't' : 'f')));
   const rollup = (table: string, unit: 'hour' | 'day') =>
     sql.raw(`INSERT INTO ${table} AS r (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
-      SELECT tenant_id, patient_id, measure, date_trunc('${unit}', measured_at, 'UTC'), count(*), sum(value), min(value), max(value),
+      SELECT tenant_id, patient_id, measure, rollup_${unit}_start(measured_at, zone.name), count(*), sum(value), min(value), max(value),
              (array_agg(value ORDER BY measured_at DESC))[1], max(measured_at)
-        FROM inserted GROUP BY tenant_id, patient_id, measure, date_trunc('${unit}', measured_at, 'UTC')
+        FROM inserted CROSS JOIN zone GROUP BY tenant_id, patient_id, measure, rollup_${unit}_start(measured_at, zone.name)
       ON CONFLICT (tenant_id, patient_id, measure, bucket_start) DO UPDATE SET
         count = r.count + excluded.count, sum = r.sum + excluded.sum,
         min = least(r.min, excluded.min), max = greatest(r.max, excluded.max),
@@ -66,7 +67,8 @@ export async function insertReadings(
              AS input (measure, measured_at, value, source, late)
       ON CONFLICT DO NOTHING
       RETURNING tenant_id, patient_id, measure, measured_at, value, source, late
-    ), hourly AS (${rollup('readings_hourly', 'hour')}), daily AS (${rollup('readings_daily', 'day')})
+    ), zone AS MATERIALIZED (SELECT patient_time_zone(${target.patientId}::uuid) AS name),
+    hourly AS (${rollup('readings_hourly', 'hour')}), daily AS (${rollup('readings_daily', 'day')})
     SELECT measure, extract(epoch FROM measured_at)::float8 * 1000 AS at_ms, value, source, late FROM inserted`);
   return result.rows.map((row) => ({
     measure: row.measure,

@@ -35,6 +35,7 @@ import {
   readSportList,
 } from './fetch-service.js';
 import { enterManually, ingestBatch, recordHotlineCall } from './ingest-service.js';
+import './local-rollups-job.js';
 import { installVitalsJobs } from './maintenance-job.js';
 import type { VitalsEnvironment } from './patient-access.js';
 import {
@@ -47,6 +48,19 @@ import {
 } from './thresholds-service.js';
 
 const patientParams = z.object({ patientId: z.uuid() });
+/** healthDataQuerySchema, where a local calendar date may stand for the range. */
+const seriesQuerySchema = healthDataQuerySchema.extend({
+  from: healthDataQuerySchema.shape.from.optional(),
+  to: healthDataQuerySchema.shape.to.optional(),
+  date: z.iso
+    .date()
+    .optional()
+    .describe(
+      'A local calendar date (YYYY-MM-DD) in the patient’s time zone: the range becomes the day, week (Monday to Sunday), month or year of the view that holds it; from and to are then ignored',
+    ),
+});
+/** healthSeriesSchema and the IANA time zone of its local hours and days. */
+const localSeriesSchema = healthSeriesSchema.extend({ timeZone: z.string() });
 const recordParams = z.object({ patientId: z.uuid(), recordId: z.uuid() });
 const thresholdsResponse = { 200: successEnvelope(thresholdsViewSchema) };
 const PATIENT_NOTE =
@@ -122,10 +136,10 @@ export const vitalsHealthRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'health.view' },
       schema: {
         tags,
-        summary: `One measure over a range in the tenant’s units: raw readings (view day, ≤ 2 days), hourly rollups (week, ≤ 8 days), daily rollups (month ≤ 32, year ≤ 367 days). health.invalidDateRange when from ≥ to, too long, or in the future. Audited. ${PATIENT_NOTE}`,
+        summary: `One measure over a range in the tenant’s units: raw readings (view day, ≤ 2 days), hourly rollups (week, ≤ 8 days), daily rollups (month ≤ 32, year ≤ 367 days). Hours and days are the patient’s local ones (their account’s time zone, UTC without an account), named in timeZone; each bucket’s at is the instant it starts. The range is from and to, or the local period of date. health.invalidDateRange when neither is given, from ≥ to, too long, or in the future. Audited. ${PATIENT_NOTE}`,
         params: patientParams,
-        querystring: healthDataQuerySchema,
-        response: { 200: successEnvelope(healthSeriesSchema) },
+        querystring: seriesQuerySchema,
+        response: { 200: successEnvelope(localSeriesSchema) },
       },
     },
     async (request) => ok(await readSeries(environmentOf(request), request.params.patientId, request.query)),

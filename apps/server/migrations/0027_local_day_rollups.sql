@@ -1,0 +1,129 @@
+-- Vitals rollups in the patient's local time (product spec: health views day, week, month, year in
+-- the patient's time zone). Until now an hour and a day bucket were UTC, so a patient in Ho Chi
+-- Minh City (UTC+7) had days starting at 07:00 and a patient in Kolkata (+05:30) hours starting at
+-- :30 local.
+--
+-- The tables keep their shape and key (tenant, patient, measure, bucket_start); what changes is
+-- which instant bucket_start is:
+-- - readings_daily: the instant of the local midnight that starts the patient's calendar day, so a
+--   day of 23 or 25 hours (a DST change) is one bucket;
+-- - readings_hourly: the start of the local clock hour, i.e. the UTC hour shifted by the minutes of
+--   the zone's offset at that instant (+05:30 → :30, +05:45 → :15). Computed from the offset rather
+--   than by truncating local time, so the repeated hour of a DST fall-back stays two buckets.
+-- The zone is the patient's account time zone (users.time_zone), or UTC for a patient without an
+-- account (tenants have no time zone of their own). When an account's zone changes, a durable job
+-- rebuilds that patient's rollups from the raw readings (trigger below, task
+-- vitals.rebuildLocalRollups); this migration rebuilds every existing rollup once.
+
+-- The time zone a patient's rollups and views use. SECURITY DEFINER: the account row may be hidden
+-- from the caller by center visibility; only the zone is returned, only within the caller's tenant.
+CREATE FUNCTION patient_time_zone(patient uuid) RETURNS text
+  LANGUAGE sql STABLE SECURITY DEFINER
+  SET search_path = public, pg_temp
+  AS $$
+    SELECT coalesce(
+      (SELECT account.time_zone
+         FROM patients p JOIN users account ON account.tenant_id = p.tenant_id AND account.id = p.user_id
+        WHERE p.tenant_id = app_current_tenant() AND p.id = patient),
+      'UTC')
+  $$;
+REVOKE ALL ON FUNCTION patient_time_zone(uuid) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION patient_time_zone(uuid) TO rpm_app;
+
+-- The start of the local clock hour holding `at` in `zone` (see above).
+CREATE FUNCTION rollup_hour_start(at timestamptz, zone text) RETURNS timestamptz
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$
+    SELECT date_trunc('hour', at + ((at AT TIME ZONE zone) - (at AT TIME ZONE 'UTC')), 'UTC')
+           - ((at AT TIME ZONE zone) - (at AT TIME ZONE 'UTC'))
+  $$;
+
+-- The instant of the local midnight starting the calendar day that holds `at` in `zone`.
+CREATE FUNCTION rollup_day_start(at timestamptz, zone text) RETURNS timestamptz
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT date_trunc('day', at AT TIME ZONE zone) AT TIME ZONE zone $$;
+
+GRANT EXECUTE ON FUNCTION rollup_hour_start(timestamptz, text), rollup_day_start(timestamptz, text) TO rpm_app;
+
+-- Rebuilds one patient's hourly and daily rollups from their readings in the patient's current
+-- zone. The app role may not delete rollups; the rebuild job calls this in a tenant transaction
+-- holding the patient row's lock (ingest takes the same lock, so no batch rolls up meanwhile).
+CREATE FUNCTION rebuild_patient_rollups(patient uuid) RETURNS text
+  LANGUAGE plpgsql SECURITY DEFINER
+  SET search_path = public, pg_temp
+  AS $$
+DECLARE
+  tenant uuid := app_current_tenant();
+  zone text;
+BEGIN
+  IF tenant IS NULL THEN
+    RAISE EXCEPTION 'rebuild_patient_rollups needs a tenant transaction' USING ERRCODE = '42501';
+  END IF;
+  zone := patient_time_zone(patient);
+  DELETE FROM readings_hourly WHERE tenant_id = tenant AND patient_id = patient;
+  DELETE FROM readings_daily WHERE tenant_id = tenant AND patient_id = patient;
+  INSERT INTO readings_hourly (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
+  SELECT tenant, patient, measure, rollup_hour_start(measured_at, zone), count(*), sum(value), min(value), max(value),
+         (array_agg(value ORDER BY measured_at DESC))[1], max(measured_at)
+    FROM readings WHERE tenant_id = tenant AND patient_id = patient
+   GROUP BY measure, rollup_hour_start(measured_at, zone);
+  INSERT INTO readings_daily (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
+  SELECT tenant, patient, measure, rollup_day_start(measured_at, zone), count(*), sum(value), min(value), max(value),
+         (array_agg(value ORDER BY measured_at DESC))[1], max(measured_at)
+    FROM readings WHERE tenant_id = tenant AND patient_id = patient
+   GROUP BY measure, rollup_day_start(measured_at, zone);
+  RETURN zone;
+END $$;
+REVOKE ALL ON FUNCTION rebuild_patient_rollups(uuid) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION rebuild_patient_rollups(uuid) TO rpm_app;
+
+-- An account's time zone changed: each patient profile of that account gets its rollups rebuilt by
+-- a durable job (one waiting job per patient: a second change replaces it). Scheduled in the
+-- changing transaction, so a rolled-back change schedules nothing. Where the job queue is not
+-- installed, the rebuild happens in the transaction itself.
+CREATE FUNCTION users_time_zone_changed() RETURNS trigger
+  LANGUAGE plpgsql SECURITY DEFINER
+  SET search_path = public, pg_temp
+  AS $$
+DECLARE
+  patient uuid;
+BEGIN
+  FOR patient IN SELECT id FROM patients WHERE tenant_id = NEW.tenant_id AND user_id = NEW.id LOOP
+    IF to_regproc('graphile_worker.add_job') IS NOT NULL THEN
+      PERFORM graphile_worker.add_job(
+        identifier => 'vitals.rebuildLocalRollups',
+        payload => json_build_object('tenantId', NEW.tenant_id, 'payload', json_build_object('patientId', patient)),
+        job_key => NEW.tenant_id::text || ':vitals.rebuildLocalRollups:' || patient::text
+      );
+    ELSIF app_current_tenant() = NEW.tenant_id THEN
+      PERFORM rebuild_patient_rollups(patient);
+    END IF;
+  END LOOP;
+  RETURN NULL;
+END $$;
+REVOKE ALL ON FUNCTION users_time_zone_changed() FROM PUBLIC;
+
+CREATE TRIGGER users_time_zone_changed
+  AFTER UPDATE OF time_zone ON users
+  FOR EACH ROW WHEN (OLD.time_zone IS DISTINCT FROM NEW.time_zone)
+  EXECUTE FUNCTION users_time_zone_changed();
+
+-- Every existing rollup, rebuilt once in its patient's zone.
+DELETE FROM readings_hourly;
+DELETE FROM readings_daily;
+INSERT INTO readings_hourly (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
+WITH zones AS (
+  SELECT p.tenant_id, p.id AS patient_id, coalesce(account.time_zone, 'UTC') AS zone
+    FROM patients p LEFT JOIN users account ON account.tenant_id = p.tenant_id AND account.id = p.user_id)
+SELECT r.tenant_id, r.patient_id, r.measure, rollup_hour_start(r.measured_at, z.zone), count(*), sum(r.value),
+       min(r.value), max(r.value), (array_agg(r.value ORDER BY r.measured_at DESC))[1], max(r.measured_at)
+  FROM readings r JOIN zones z ON z.tenant_id = r.tenant_id AND z.patient_id = r.patient_id
+ GROUP BY r.tenant_id, r.patient_id, r.measure, rollup_hour_start(r.measured_at, z.zone);
+INSERT INTO readings_daily (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
+WITH zones AS (
+  SELECT p.tenant_id, p.id AS patient_id, coalesce(account.time_zone, 'UTC') AS zone
+    FROM patients p LEFT JOIN users account ON account.tenant_id = p.tenant_id AND account.id = p.user_id)
+SELECT r.tenant_id, r.patient_id, r.measure, rollup_day_start(r.measured_at, z.zone), count(*), sum(r.value),
+       min(r.value), max(r.value), (array_agg(r.value ORDER BY r.measured_at DESC))[1], max(r.measured_at)
+  FROM readings r JOIN zones z ON z.tenant_id = r.tenant_id AND z.patient_id = r.patient_id
+ GROUP BY r.tenant_id, r.patient_id, r.measure, rollup_day_start(r.measured_at, z.zone);
