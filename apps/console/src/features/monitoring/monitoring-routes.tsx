@@ -13,9 +13,9 @@ const guarded = (element: React.ReactNode) => (
 );
 
 /**
- * Who may open an SOS case: its handlers (health.sos) and the clinicians who read the patient's
- * health (health.view: a doctor following its SOS popup), read-only; the server's patient access
- * rule decides which patients.
+ * Who may open an SOS case or a ticket: its handlers (health.sos) and the clinicians who read the
+ * patient's health (health.view: a doctor following its SOS popup or worklist), read-only; the
+ * server's patient access rule decides which patients.
  */
 export const SOS_CASE_READ_PERMISSIONS = ['health.sos', 'health.view'] as const;
 
@@ -43,11 +43,20 @@ export const monitoringRoutes: RouteObject[] = [
   },
   {
     path: 'tickets',
-    element: guarded(<Outlet />),
+    element: <Outlet />,
     children: [
-      { index: true, element: <TicketsPage /> },
-      { path: 'statistics', element: <TicketStatisticsPage /> },
-      { path: ':ticketId', element: <TicketDetailPage /> },
+      { index: true, element: guarded(<TicketsPage />) },
+      { path: 'statistics', element: guarded(<TicketStatisticsPage />) },
+      {
+        // A ticket is read like a case: a doctor opens those of patients in their care (the server
+        // decides which), and acts where the server offers actions.
+        path: ':ticketId',
+        element: (
+          <RequireCaseReader>
+            <TicketDetailPage />
+          </RequireCaseReader>
+        ),
+      },
     ],
   },
   { path: 'messages', element: guarded(<MessagesPage />) },

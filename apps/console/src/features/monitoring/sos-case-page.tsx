@@ -32,6 +32,7 @@ import { ErrorState, LoadingState } from '../shell/query-states';
 import { usePermissions } from '../shell/permissions';
 import { VitalAgeLabel } from '../health/vital-age-label';
 import { usePageTitle } from '../shell/use-page-title';
+import { BackLink } from './back-link';
 import { KpiBadge, SosStatusBadge } from './badges';
 import { changeSosCase, logSosStep, refreshMonitoring, sosCaseDetailQuery } from './monitoring-api';
 import { ReasonDialog } from './reason-dialog';
@@ -95,9 +96,7 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
     <Stack gap="lg" maw={1380}>
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
-          <Anchor component={Link} to=".." relative="path" fz="sm">
-            {t('sos.detail.back')}
-          </Anchor>
+          <BackLink listLabel={t('sos.detail.back')} patientId={sosCase.patient.id} />
           <Title order={1} fz={26}>
             {t('sos.detail.title', { name: sosCase.patient.fullName })}
           </Title>
@@ -183,7 +182,7 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
             <Text fz="sm">
               {t('sos.detail.kpiDue')}: {formatDateTime(sosCase.kpiDueAt)}
             </Text>
-            {sosCase.ticketId === null || !canHandle ? null : (
+            {sosCase.ticketId === null ? null : (
               <Anchor component={Link} to={`../../tickets/${sosCase.ticketId}`} relative="path" fz="sm">
                 {t('sos.detail.openTicket')}
               </Anchor>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import {
+  Alert,
   Anchor,
   Badge,
   Button,
@@ -25,8 +26,10 @@ import { HistoryTimeline } from './history-timeline';
 import { Link, useParams } from 'react-router';
 import { formatDateTime } from '../../lib/format-date';
 import { notifyError, notifySuccess } from '../../lib/notify';
+import { usePermissions } from '../shell/permissions';
 import { ErrorState, LoadingState } from '../shell/query-states';
 import { usePageTitle } from '../shell/use-page-title';
+import { BackLink } from './back-link';
 import { TicketStatusBadge } from './badges';
 import { changeTicket, rateTicket, refreshMonitoring, ticketDetailQuery } from './monitoring-api';
 import { ReasonDialog } from './reason-dialog';
@@ -87,7 +90,9 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
       notifyError(error);
     },
   });
-  const canRate = RATABLE_TICKET_STATUSES.includes(ticket.status);
+  // A doctor reads the tickets of patients in their care; working on them is for health.sos.
+  const canHandle = usePermissions().can('health.sos');
+  const canRate = canHandle && RATABLE_TICKET_STATUSES.includes(ticket.status);
   const wording = ticketWording(ticket.type);
   const actionLabel = (candidate: TicketAction) =>
     candidate === 'assign' ? t(assignLabel(ticket)) : t(`ticketAction.${candidate}`);
@@ -96,9 +101,7 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
     <Stack gap="lg" maw={1380}>
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
-          <Anchor component={Link} to=".." relative="path" fz="sm">
-            {t('tickets.detail.back')}
-          </Anchor>
+          <BackLink listLabel={t('tickets.detail.back')} patientId={ticket.patient.id} />
           <Title order={1} fz={26}>
             {t('tickets.detail.title', { number: ticket.number })} · {ticket.title}
           </Title>
@@ -131,6 +134,11 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
           ))}
         </Group>
       </Group>
+      {canHandle ? null : (
+        <Alert color="blue" variant="light" data-testid="ticket-read-only">
+          {t('tickets.detail.readOnly')}
+        </Alert>
+      )}
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
         <Card withBorder radius="md">
           <Stack gap={6}>
@@ -195,6 +203,7 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
             label={t('tickets.detail.currentAction')}
             description={t('tickets.detail.currentActionHint')}
             value={currentAction}
+            readOnly={!canHandle}
             onChange={(event) => {
               setCurrentAction(event.currentTarget.value);
             }}
@@ -205,7 +214,7 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
           <Title order={2} fz="md" mb="sm">
             {t('tickets.detail.rating')}
           </Title>
-          {canRate ? null : (
+          {canRate || !canHandle ? null : (
             <Text fz="sm" c="dimmed" mb="sm">
               {t('tickets.detail.ratingLater')}
             </Text>

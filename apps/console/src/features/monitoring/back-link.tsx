@@ -1,0 +1,45 @@
+import { Anchor } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { usePermissions } from '../shell/permissions';
+import { backTargetFor } from './back-target';
+
+/**
+ * The back link of an SOS case or ticket page (back-target.ts): the list for handlers, the
+ * previous page or the patient for a doctor. `listLabel` names the list ("← SOS call list").
+ */
+export function BackLink({ listLabel, patientId }: { listLabel: string; patientId: string }) {
+  const { t } = useTranslation('monitoring');
+  const navigate = useNavigate();
+  // The first entry of a visit has the key "default": there is no page of ours to go back to.
+  const hasPrevious = useLocation().key !== 'default';
+  const target = backTargetFor({ canOpenList: usePermissions().can('health.sos'), hasPrevious, patientId });
+  switch (target.kind) {
+    case 'list':
+      return (
+        <Anchor component={Link} to=".." relative="path" fz="sm">
+          {listLabel}
+        </Anchor>
+      );
+    case 'previous':
+      return (
+        <Anchor
+          component="button"
+          type="button"
+          fz="sm"
+          ta="left"
+          onClick={() => {
+            void navigate(-1);
+          }}
+        >
+          {t('detail.backPrevious')}
+        </Anchor>
+      );
+    case 'patient':
+      return (
+        <Anchor component={Link} to={`../../patients/${target.patientId}`} relative="path" fz="sm">
+          {t('detail.backToPatient')}
+        </Anchor>
+      );
+  }
+}
