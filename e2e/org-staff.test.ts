@@ -166,9 +166,9 @@ describe('staff', () => {
     await dialog.getByRole('button', { name: 'Disable account' }).click();
     await dialog.waitFor({ state: 'hidden' });
 
-    // "Disabled until" three days from now, in dd/MM/yyyy HH:mm.
+    // "Disabled until" three days from now, in dd/MM/yyyy HH:mm in the viewer's zone (the default one).
     const until = new Date(Date.now() + 3 * 24 * 3600 * 1000);
-    const day = `${String(until.getDate()).padStart(2, '0')}/${String(until.getMonth() + 1).padStart(2, '0')}/${String(until.getFullYear())}`;
+    const day = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Ho_Chi_Minh', day: '2-digit', month: '2-digit', year: 'numeric' }).format(until);
     await expect
       .poll(() => page.getByTestId('staff-status').textContent())
       .toMatch(new RegExp(`^Disabled until ${day.replaceAll('/', '\\/')} \\d{2}:\\d{2}$`));

@@ -3,7 +3,7 @@ import { Group, Paper, Select, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { AUDIT_ACTIONS, type AuditAction } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { EmptyList, ErrorState, LoadingState, TablePager } from '../shell/query-states';
 import { useSession } from '../shell/session-context';
 import { historyQuery } from './account-api';

@@ -13,7 +13,7 @@ import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { isApiError } from '../../api/api-error';
 import { errorMessageFor } from '../../api/error-reaction';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { messageText } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
 

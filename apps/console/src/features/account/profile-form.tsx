@@ -15,7 +15,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { BLOOD_TYPES, GENDERS, profileUpdateSchema, type Profile } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { errorMessageFor } from '../../api/error-reaction';
-import { displayDateForSchema, toDisplayDate } from '../../lib/display-date';
+import { displayDateForSchema, toDisplayDate } from '../../lib/format';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
 import { sessionQuery } from '../auth/auth-api';

@@ -20,7 +20,7 @@ import { z } from 'zod';
 import { isApiError } from '../../api/api-error';
 import { fieldOfError } from '../../lib/form-errors';
 import { errorMessageFor } from '../../api/error-reaction';
-import { displayDateForSchema } from '../../lib/display-date';
+import { displayDateForSchema } from '../../lib/format';
 import { messageText } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
 import { DateField } from '../shell/date-field';

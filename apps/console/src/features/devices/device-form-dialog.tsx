@@ -14,7 +14,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { errorMessageFor } from '../../api/error-reaction';
 import { fieldOfError, isFormLevelError } from '../../lib/form-errors';
-import { formatDate } from '../../lib/format-date';
+import { formatDate } from '../../lib/format';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
 import { createDevice, refreshDevices, updateDevice } from './devices-api';

@@ -23,7 +23,7 @@ import {
 } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { notifyError } from '../../lib/notify';
 import { downloadFile } from '../imports/imports-api';
 import { DotsIcon, PlusIcon, SearchIcon, UploadIcon } from '../shell/icons';

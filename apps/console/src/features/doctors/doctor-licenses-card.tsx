@@ -25,7 +25,7 @@ import {
 } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { errorMessageFor } from '../../api/error-reaction';
-import { displayDateForSchema, toDisplayDate } from '../../lib/display-date';
+import { displayDateForSchema, toDisplayDate } from '../../lib/format';
 import { messageText, notifyError, notifySuccess } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
 import { DateField } from '../shell/date-field';

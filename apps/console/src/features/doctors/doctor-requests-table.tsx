@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DOCTOR_REQUEST_KINDS, type DoctorRequest, type DoctorRequestKind } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { errorMessageFor } from '../../api/error-reaction';
-import { formatDate, formatDateTime } from '../../lib/format-date';
+import { formatDate, formatDateTime } from '../../lib/format';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { useOrgReach } from '../levels/use-org-reach';
 import { SearchIcon } from '../shell/icons';

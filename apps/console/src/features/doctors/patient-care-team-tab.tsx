@@ -21,7 +21,7 @@ import type { CareRelation, CareTeamEntry } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorMessageFor } from '../../api/error-reaction';
-import { formatDate } from '../../lib/format-date';
+import { formatDate } from '../../lib/format';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { areaPath } from '../shell/navigation';
 import { Can } from '../shell/permissions';

@@ -11,7 +11,7 @@ import {
 } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { notifySuccess } from '../../lib/notify';
 import { PagedTableFrame, usePagedList } from '../shell/paged-list';
 import { usePermissions } from '../shell/permissions';

@@ -1,53 +1,20 @@
 /**
  * Times on the charts as the console shows them everywhere (spec §9: dd/MM/yyyy, HH:mm), in a
- * given time zone (the user's profile zone, else the browser's). Intl.DateTimeFormat gives the
- * parts for the zone; they are put in the product's fixed order, whatever the language.
+ * given time zone (the user's profile zone, else the browser's), through the console's one
+ * formatting layer.
  */
-const formatters = new Map<string, Intl.DateTimeFormat>();
+import { formatDate, formatDateTime, formatTime } from '../../lib/format';
 
-function partsIn(date: Date, timeZone: string): Record<'day' | 'month' | 'year' | 'hour' | 'minute', string> {
-  let formatter = formatters.get(timeZone);
-  if (formatter === undefined) {
-    formatter = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      day: '2-digit',
-      month: '2-digit',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  const parts = { day: '', month: '', year: '', hour: '', minute: '' };
-  for (const part of formatter.formatToParts(date)) {
-    if (part.type in parts) parts[part.type as keyof typeof parts] = part.value;
-  }
-  return parts;
-}
-
-/** A zone Intl knows, else the browser's. */
-export function usableTimeZone(zone: string | null | undefined): string {
-  const fallback = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  if (zone === null || zone === undefined || zone === '') return fallback;
-  try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone });
-    return zone;
-  } catch {
-    return fallback;
-  }
-}
+export { usableTimeZone } from '../../lib/format';
 
 /** "01/04/2025" in the zone. */
 export function chartDate(seconds: number, timeZone: string): string {
-  const parts = partsIn(new Date(seconds * 1000), timeZone);
-  return `${parts.day}/${parts.month}/${parts.year}`;
+  return formatDate(seconds * 1000, { timeZone });
 }
 
 /** "01/04/2025 16:05" in the zone. */
 export function chartDateTime(seconds: number, timeZone: string): string {
-  const parts = partsIn(new Date(seconds * 1000), timeZone);
-  return `${parts.day}/${parts.month}/${parts.year} ${parts.hour}:${parts.minute}`;
+  return formatDateTime(seconds * 1000, { timeZone });
 }
 
 /**
@@ -59,9 +26,8 @@ export function chartAxisLabels(ticks: readonly number[], timeZone: string): str
   if (span > 36 * 3600) return ticks.map((tick) => chartDate(tick, timeZone));
   let previousDay = '';
   return ticks.map((tick) => {
-    const parts = partsIn(new Date(tick * 1000), timeZone);
-    const day = `${parts.day}/${parts.month}/${parts.year}`;
-    const time = `${parts.hour}:${parts.minute}`;
+    const day = chartDate(tick, timeZone);
+    const time = formatTime(tick * 1000, { timeZone });
     const label = day === previousDay ? time : `${time}\n${day}`;
     previousDay = day;
     return label;

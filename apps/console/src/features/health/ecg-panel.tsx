@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type uPlot from 'uplot';
 import type { EcgDetail, GENDERS } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { EmptyList, ErrorState, LoadingState, TablePager } from '../shell/query-states';
 import { ecgDetailQuery, ecgListQuery } from './health-api';
 import { qtFlag, type QtFlag } from './health-rules';

@@ -3,7 +3,7 @@ import { Group, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { HEALTH_VIEWS, type HealthView } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../../lib/format-date';
+import { formatDate } from '../../lib/format';
 import { EmptyList, ErrorState, LoadingState } from '../shell/query-states';
 import { CHART_MEASURES, LEVEL_COLORS, type ChartMeasureKey } from './chart-data';
 import { healthSeriesQuery, thresholdsQuery, viewRange } from './health-api';

@@ -2,7 +2,7 @@ import { Badge, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { LatestReadings, Measure } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { STATUS_COLOR } from '../patients/patient-status-badge';
 import { ErrorState, LoadingState } from '../shell/query-states';
 import { unitLabel } from './chart-data';

@@ -16,7 +16,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { SLEEP_REFERENCE, type SleepDetail } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatDate, formatDateTime, formatTime } from '../../lib/format-date';
+import { formatDate, formatDateTime, formatTime } from '../../lib/format';
 import { EmptyList, ErrorState, LoadingState, TablePager } from '../shell/query-states';
 import { sleepDetailQuery, sleepListQuery } from './health-api';
 import { hoursAndMinutes, sleepCycles, sleepShares } from './health-rules';

@@ -14,7 +14,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { errorMessageFor } from '../../api/error-reaction';
 import { fieldMessageText, serverFieldMessages } from '../../lib/form-errors';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { ErrorState, LoadingState } from '../shell/query-states';
 import { refreshHealth, resetThresholds, saveThresholds, thresholdsQuery } from './health-api';

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Badge, Group, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { formatVitalAge, STALE_AFTER_MINUTES, vitalAge } from './vital-age';
 
 /** The current time, renewed every `intervalMs` so ages stay true while a screen stays open. */

@@ -2,7 +2,7 @@ import { Badge, Button, Stack, Table, Text, TextInput, Title } from '@mantine/co
 import { useQuery } from '@tanstack/react-query';
 import type { ImportKindCode, ImportStatus } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime, formatNumber } from '../../lib/format';
 import { SearchIcon } from '../shell/icons';
 import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';
 import { downloadErrorFile } from './import-panel';
@@ -97,7 +97,7 @@ export function ImportHistory({ kind }: { kind: ImportKindCode }) {
                   <Table.Td>{formatDateTime(job.createdAt)}</Table.Td>
                   <Table.Td>{job.createdBy?.fullName ?? t('history.none')}</Table.Td>
                   <Table.Td>
-                    {job.rowsStored.toLocaleString()} / {job.rowsFailed.toLocaleString()}
+                    {formatNumber(job.rowsStored)} / {formatNumber(job.rowsFailed)}
                   </Table.Td>
                   <Table.Td>
                     {job.hasErrorFile ? (

@@ -15,7 +15,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { checkImportFile, type ImportJob, type ImportKindCode } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { errorMessageFor } from '../../api/error-reaction';
-import { formatDateTime } from '../../lib/format-date';
+import { formatBytes, formatDateTime, formatNumber } from '../../lib/format';
 import { messageText, notifyError } from '../../lib/notify';
 import { ErrorState, LoadingState } from '../shell/query-states';
 import { AlertIcon, CheckIcon, UploadIcon } from '../shell/icons';
@@ -28,7 +28,6 @@ import {
   templatePath,
   uploadImport,
 } from './imports-api';
-import { formatBytes } from './format-bytes';
 
 const TEMPLATE_NAMES: Record<ImportKindCode, string> = {
   PATIENT: 'patient-import-template.xlsx',
@@ -51,7 +50,7 @@ function Count({ label, value, testId }: { label: string; value: number; testId:
         {label}
       </Text>
       <Text fz="xl" fw={700} data-testid={testId}>
-        {value.toLocaleString()}
+        {formatNumber(value)}
       </Text>
     </Stack>
   );

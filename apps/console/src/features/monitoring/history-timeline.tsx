@@ -1,6 +1,6 @@
 import { Badge, Card, Group, Text, Timeline, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 
 /** One step of an SOS case's or a ticket's history, with its texts already chosen by the page. */
 export interface HistoryStep {

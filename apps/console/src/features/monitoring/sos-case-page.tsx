@@ -25,7 +25,7 @@ import { useTranslation } from 'react-i18next';
 import { HistoryTimeline } from './history-timeline';
 import { Link, useParams } from 'react-router';
 import { errorMessageFor } from '../../api/error-reaction';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { PatientStatusBadge } from '../patients/patient-status-badge';
 import { ErrorState, LoadingState } from '../shell/query-states';

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { SOS_CASE_STATUSES, type SosCaseStatus } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { PatientStatusBadge } from '../patients/patient-status-badge';
 import { SearchIcon } from '../shell/icons';
 import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';

@@ -24,7 +24,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { HistoryTimeline } from './history-timeline';
 import { Link, useParams } from 'react-router';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { usePermissions } from '../shell/permissions';
 import { ErrorState, LoadingState } from '../shell/query-states';

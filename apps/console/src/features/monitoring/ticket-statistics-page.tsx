@@ -4,7 +4,7 @@ import { BarChart, DonutChart } from '@mantine/charts';
 import { Anchor, Card, ColorSwatch, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { parseDisplayDate, toDisplayDate } from '../../lib/display-date';
+import { parseDisplayDate, toDisplayDate } from '../../lib/format';
 import { DateField } from '../shell/date-field';
 import { Link } from 'react-router';
 import { ErrorState, LoadingState } from '../shell/query-states';

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { TICKET_STATUSES, TICKET_TYPES } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { PlusIcon, SearchIcon } from '../shell/icons';
 import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';
 import { useSession } from '../shell/session-context';

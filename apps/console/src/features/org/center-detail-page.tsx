@@ -17,7 +17,7 @@ import type { CenterDetail, OrgUser } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { isApiError } from '../../api/api-error';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { useOrgReach } from '../levels/use-org-reach';
 import { InfoTile } from '../shell/info-tile';
 import { areaPath } from '../shell/navigation';

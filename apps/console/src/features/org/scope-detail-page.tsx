@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ScopeDetail } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { areaPath } from '../shell/navigation';
 import { InfoTile } from '../shell/info-tile';
 import { EmptyList, ErrorState, LoadingState } from '../shell/query-states';

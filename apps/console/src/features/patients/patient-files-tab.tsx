@@ -3,7 +3,7 @@ import { ActionIcon, Button, FileButton, Group, Stack, Table, Text } from '@mant
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PATIENT_FILE_MAX_BYTES, type PatientFile } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { downloadFile } from '../imports/imports-api';
 import { CrossIcon, UploadIcon } from '../shell/icons';

@@ -1,5 +1,5 @@
 import type { PatientCreateInput, PatientDetail } from '@rpm/contracts';
-import { displayDateForSchema, toDisplayDate } from '../../lib/display-date';
+import { displayDateForSchema, toDisplayDate } from '../../lib/format';
 
 /** The form's values as typed (text, or null for an unchosen select). */
 export interface PatientValues {

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { PatientStatusHistoryEntry } from '@rpm/contracts';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { EmptyList, ErrorState, LoadingState } from '../shell/query-states';
 import { patientHistoryQuery } from './patients-api';
 import { PatientStatusBadge } from './patient-status-badge';

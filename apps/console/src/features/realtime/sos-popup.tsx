@@ -2,7 +2,7 @@ import type { Permission, RoleArea } from '@rpm/contracts';
 import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { SOS_CASE_READ_PERMISSIONS } from '../monitoring/monitoring-routes';
 import { useNow } from '../health/vital-age-label';
 import { formatVitalAge, vitalAge } from '../health/vital-age';

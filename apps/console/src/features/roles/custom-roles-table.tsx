@@ -16,7 +16,7 @@ import { useQuery } from '@tanstack/react-query';
 import { isRoleAbove, isRoleBelow, type CustomRole } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { PlusIcon, SearchIcon } from '../shell/icons';
 import { Can, usePermissions } from '../shell/permissions';
 import { EmptyList, ErrorState, LoadingState, TablePager } from '../shell/query-states';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { PatientDashboard } from '../patients/patient-dashboard';
 import { ScopeControl } from '../patients/patient-triage';
 import { PatientWorklist } from '../patients/patient-worklist';

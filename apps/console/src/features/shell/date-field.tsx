@@ -1,6 +1,6 @@
 import { TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatDateTyping } from '../../lib/display-date';
+import { formatDateTyping } from '../../lib/format';
 
 /** A date typed as dd/MM/yyyy (spec §9), digits only; the slashes appear by themselves. */
 export function DateField({

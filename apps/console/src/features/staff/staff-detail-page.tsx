@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { isApiError } from '../../api/api-error';
 import { isSupportedLanguage } from '../../i18n';
-import { formatDate, formatDateTime } from '../../lib/format-date';
+import { formatDate, formatDateTime } from '../../lib/format';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { areaPath } from '../shell/navigation';
 import { Can } from '../shell/permissions';

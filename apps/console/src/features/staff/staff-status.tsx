@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 import type { StaffSummary } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 
 const STATUS_COLOR: Record<StaffSummary['status'], string> = {
   ACTIVE: 'teal',

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ACCOUNT_STATUSES, type StaffList } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { useOrgReach } from '../levels/use-org-reach';
 import { SearchIcon } from '../shell/icons';
 import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';

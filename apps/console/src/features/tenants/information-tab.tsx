@@ -2,7 +2,7 @@ import { Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@manti
 import { useMutation } from '@tanstack/react-query';
 import { TENANT_STATUSES, tenantUpdateSchema, type TenantDetail } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { notifySuccess } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
 import { InfoTile } from '../shell/info-tile';

@@ -4,7 +4,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { PlusIcon, SearchIcon } from '../shell/icons';
 import { Can } from '../shell/permissions';
 import { EmptyList, ErrorState, LoadingState, TablePager } from '../shell/query-states';

@@ -17,7 +17,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { TenantRequest } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { areaPath } from '../shell/navigation';
 import { Can } from '../shell/permissions';
 import { ErrorState, LoadingState } from '../shell/query-states';

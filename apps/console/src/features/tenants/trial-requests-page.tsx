@@ -5,7 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { TENANT_REQUEST_STATUSES, type TenantRequestStatus } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { formatDateTime } from '../../lib/format-date';
+import { formatDateTime } from '../../lib/format';
 import { SearchIcon } from '../shell/icons';
 import { EmptyList, ErrorState, LoadingState, TablePager } from '../shell/query-states';
 import { usePageTitle } from '../shell/use-page-title';
