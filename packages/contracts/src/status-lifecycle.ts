@@ -310,3 +310,165 @@ export function decideOnClose(
     },
   };
 }
+
+// Status plans ---------------------------------------------------------------------------------
+
+/**
+ * Everything the lifecycle knows of a patient, as the server's status engine loads it under the
+ * patient's row lock: the status, the evidence, whether an SOS case is open and the alert episode.
+ */
+export interface PatientLifecycle {
+  status: VitalStatus;
+  evidence: LevelEvidence;
+  hasOpenCase: boolean;
+  episode: EpisodeState;
+}
+
+/** The per-patient come-down job: scheduled at a time, cancelled, or left as it is (null). */
+export type ReviewJob = { kind: 'SCHEDULE'; atMs: number } | { kind: 'CANCEL' } | null;
+
+/**
+ * The decisions of one lifecycle step as data, which the status engine's executor applies in one
+ * transaction: the status change with its reason (history row and live event), the lifecycle
+ * columns of the patient row, the come-down job, and the alert the episode rule opened (the
+ * alerting side plans its escalation).
+ */
+export interface StatusPlan {
+  change: StatusChange | null;
+  /** The patient row's evidence and episode after the step; null: nothing to write. */
+  write: { evidence: LevelEvidence; episode: EpisodeState | null } | null;
+  review: ReviewJob;
+  /** The level to alert at, with the episode's level before this step; null: no alert. */
+  alert: { level: AlertLevel; episodeBefore: VitalStatus } | null;
+}
+
+/** What one batch (or one fall, SOS press or hotline call) brings, capped for the account. */
+export interface LifecycleInput {
+  /** Each judged reading (and each fall / SOS press / hotline call) at its level. */
+  items: readonly JudgedItem[];
+  /** The worst level of the judged readings, null when nothing was judged. */
+  reached: VitalStatus | null;
+  /** The level of a fall, SOS press or hotline call, or null. */
+  direct: AlertLevel | null;
+  /** What raised the status, if it rises (its reason). */
+  trigger: StatusReason;
+}
+
+const reviewJob = (reviewAtMs: number | null): ReviewJob =>
+  reviewAtMs === null ? { kind: 'CANCEL' } : { kind: 'SCHEDULE', atMs: reviewAtMs };
+
+/**
+ * New readings (or a fall, an SOS press, a hotline call): the episode rule decides what is alerted,
+ * the status lifecycle what the status becomes (an SOS the episode opens holds the status like an
+ * open case). A NORMAL patient's all-normal batch writes nothing; the come-down job is only touched
+ * where its time moves (a change, or a reading at the status's level).
+ */
+export function planReadings(
+  state: PatientLifecycle,
+  input: LifecycleInput,
+  nowMs: number,
+  windowMs: number,
+): StatusPlan {
+  const episode = decideEpisode(state.episode, input.reached, input.direct);
+  const lifecycle = decideLifecycle(
+    {
+      status: state.status,
+      evidence: state.evidence,
+      hasOpenCase: state.hasOpenCase || episode.alertAt === 'SOS',
+    },
+    input.items,
+    input.trigger,
+    nowMs,
+    windowMs,
+  );
+  const status = lifecycle.change?.to ?? state.status;
+  // The evidence's last judged time only counts after an abnormal reading: a NORMAL patient's
+  // normal readings change nothing that matters.
+  const isQuiet =
+    lifecycle.change === null &&
+    state.status === 'NORMAL' &&
+    episode.level === state.episode.level &&
+    episode.suppressed === state.episode.suppressed &&
+    input.items.every((item) => item.level === 'NORMAL');
+  const movesJob =
+    lifecycle.change !== null ||
+    input.items.some((item) => status !== 'NORMAL' && rank(item.level) >= rank(status));
+  return {
+    change: lifecycle.change,
+    write: isQuiet
+      ? null
+      : { evidence: lifecycle.evidence, episode: { level: episode.level, suppressed: episode.suppressed } },
+    review: movesJob ? reviewJob(lifecycle.reviewAtMs) : null,
+    alert: episode.alertAt === null ? null : { level: episode.alertAt, episodeBefore: state.episode.level },
+  };
+}
+
+/**
+ * The come-down job at its time: the status comes down if it may, and the job is kept while the
+ * status is still above NORMAL (an open case leaves it to the case's closing).
+ */
+export function planReview(state: PatientLifecycle, nowMs: number, windowMs: number): StatusPlan {
+  const decision = reviewLifecycle(state, nowMs, windowMs);
+  return {
+    change: decision.change,
+    write: decision.change === null ? null : { evidence: decision.evidence, episode: null },
+    review:
+      decision.reviewAtMs !== null && decision.reviewAtMs > nowMs
+        ? { kind: 'SCHEDULE', atMs: decision.reviewAtMs }
+        : null,
+    alert: null,
+  };
+}
+
+/**
+ * An SOS case or a ticket was closed (decideOnClose): nothing while another case is open; else the
+ * status from the current readings, the episode down with it, the come-down job kept or cancelled.
+ */
+export function planClose(
+  state: PatientLifecycle,
+  currentLevel: VitalStatus,
+  closed: 'CASE_CLOSED' | 'TICKET_CLOSED',
+  nowMs: number,
+  windowMs: number,
+): StatusPlan {
+  if (state.hasOpenCase) return { change: null, write: null, review: null, alert: null };
+  const decision = decideOnClose(state, currentLevel, closed, nowMs, windowMs);
+  return {
+    change: decision.change,
+    write: { evidence: decision.evidence, episode: decision.episode },
+    review: reviewJob(decision.reviewAtMs),
+    alert: null,
+  };
+}
+
+/**
+ * A staff member changes the status by hand (spec §4, as PATIENT_STATUS_TRANSITIONS allows; the
+ * caller checks that), reason MANUAL with their note. Nothing is alerted: staff already know.
+ * - Raised: the staff member's judgement counts as evidence at the new level (like a fall), so
+ *   the status comes down only once later readings stayed within a lower level for the window;
+ *   the episode is left as it is, so the next reading at that level still alerts the patient.
+ * - Lowered: the episode comes down with the status ("I am fine" ends at NORMAL), so the next
+ *   crossing above the new status raises it again and alerts again, as after a closed case.
+ */
+export function planManualChange(
+  state: PatientLifecycle,
+  to: VitalStatus,
+  note: string,
+  nowMs: number,
+  windowMs: number,
+): StatusPlan {
+  const isRaise = above(to, state.status);
+  const evidence = isRaise ? withItems(state.evidence, [{ level: to, atMs: nowMs }]) : state.evidence;
+  const episode: EpisodeState = isRaise
+    ? state.episode
+    : {
+        level: above(state.episode.level, to) ? to : state.episode.level,
+        suppressed: to === 'NORMAL' ? false : state.episode.suppressed,
+      };
+  return {
+    change: { from: state.status, to, reason: { code: 'MANUAL', params: { text: note } } },
+    write: { evidence, episode },
+    review: reviewJob(reviewTime(to, evidence, state.hasOpenCase, nowMs, windowMs)),
+    alert: null,
+  };
+}

@@ -41,9 +41,10 @@ export function createLocalCallProvider(clock: Clock): CallProvider {
 }
 
 interface Link {
-  patient: AlertPatient;
+  /** The patient the message or call is for (its id links it; its center's hotline is the sender). */
+  patient: Pick<AlertPatient, 'id' | 'hotline'>;
   sosCaseId?: string | null;
-  contact?: PatientContactRow | null;
+  contact?: Pick<PatientContactRow, 'id'> | null;
 }
 
 /**

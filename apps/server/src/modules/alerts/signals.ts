@@ -1,10 +1,12 @@
 import type { TenantTransaction } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
-import { handleLevelSignal, handleNoDataSignal, type LevelSignal, type NoDataSignal } from './escalation.js';
+import { handleLevelSignal, handleNoDataSignal } from './escalation.js';
+import type { LevelSignal, NoDataSignal } from './escalation-plan.js';
 
 /*
- * The entry points the vitals side calls. The signal types live with their handler in
- * escalation.ts (re-exported here), so this module depends on escalation and never the other way.
+ * The entry points the vitals side calls. The signal types live with the pure escalation rules
+ * (escalation-plan.ts, re-exported here); this module depends on the executor (escalation.ts) and
+ * nothing of the alerting side depends on it.
  */
 export type { LevelSignal, NoDataSignal };
 
@@ -12,7 +14,7 @@ export type { LevelSignal, NoDataSignal };
  * Called by the status engine inside the transaction that stored the readings (and by the SOS
  * and hotline calls): opens the alert, the SOS case and ticket, queues the messages and calls,
  * schedules the escalation timers and publishes the live events, all in that transaction, so
- * nothing of it exists unless the readings do. See handleLevelSignal for the rules.
+ * nothing of it exists unless the readings do. The rules are escalation-plan.ts planEscalation.
  */
 export async function signalLevel(tx: TenantTransaction, clock: Clock, signal: LevelSignal): Promise<void> {
   await handleLevelSignal(tx, clock, signal);

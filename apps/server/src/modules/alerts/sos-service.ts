@@ -10,7 +10,6 @@ import {
   type SosCaseStatus,
   type SosCaseStep,
   type SosCaseSummary,
-  type StatusReason,
   type TicketAction,
   type TicketStatus,
 } from '@rpm/contracts';
@@ -23,13 +22,13 @@ import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import { cancelJob } from '../jobs/queue.js';
 import { publishEvent } from '../realtime/publish.js';
-import { recordStatusChange, settleStatusOnClose } from '../vitals/status-engine.js';
+import { applyStatusEvent, settleStatusOnClose } from '../vitals/status-engine.js';
 import { listFollowers, queueCall, sendPatientMessage } from './delivery.js';
 import { asCaller, fieldError, requirePatient, type AlertEnvironment } from './environment.js';
 import { handleLevelSignal, sosKpiJobKey } from './escalation.js';
 import type { AlertPatient } from './patient-context.js';
 import { recordCaseHistory, recordTicketHistory } from './records.js';
-import type { LevelSignal } from './signals.js';
+import type { LevelSignal } from './escalation-plan.js';
 import { renderAlertText } from './texts.js';
 import {
   actorNames,
@@ -404,7 +403,10 @@ export async function logSosStep(
           toName: patient.fullName,
           body:
             step.note === ''
-              ? renderAlertText(patient.language, 'SOS_PATIENT', { name: patient.fullName, hotline: patient.hotline })
+              ? renderAlertText(patient.language, 'SOS_PATIENT', {
+                  name: patient.fullName,
+                  hotline: patient.hotline,
+                })
               : step.note,
           purpose: 'SOS_OPERATOR_SMS',
         });
@@ -436,29 +438,6 @@ export async function logSosStep(
   });
 }
 
-/** Raises the patient's status to SOS (history and live event), as the status engine does for readings. */
-async function raiseStatusToSos(
-  tx: TenantTransaction,
-  clock: Clock,
-  tenantId: string,
-  patient: AlertPatient,
-  actorId: string | null,
-  reason: StatusReason,
-) {
-  // The SOS is the patient's alert episode now (contracts decideEpisode): readings within it add nothing.
-  await tx.update(patients).set({ alertEpisodeLevel: 'SOS' }).where(eq(patients.id, patient.id));
-  if (patient.status === 'SOS') return;
-  const now = clock.now();
-  await tx.update(patients).set({ status: 'SOS', updatedAt: now }).where(eq(patients.id, patient.id));
-  await recordStatusChange(
-    tx,
-    now,
-    { tenantId, id: patient.id, healthCenterId: patient.healthCenterId },
-    { from: patient.status, to: 'SOS', reason },
-    actorId,
-  );
-}
-
 /**
  * An SOS outside the readings: the patient app's SOS button or fall, or a hotline call an operator
  * records. Sub-users never raise SOS (sosCase.subUser). Opens the case (or adds to the open one).
@@ -477,13 +456,22 @@ export async function raiseSos(
 ): Promise<string> {
   if (patient.isSubUser) throw new AppError('sosCase.subUser');
   const previousStatus = patient.status;
-  await raiseStatusToSos(tx, clock, tenantId, patient, input.actorId, {
-    code: 'EVENT',
-    params: {
-      source: input.source === 'FALL' || input.source === 'SOS_BUTTON' ? input.source : 'HOTLINE_CALL',
-      ...(input.note === '' ? {} : { note: input.note }),
+  // The status lifecycle and the episode rule, as for a batch carrying the event (status SOS with
+  // its history row, the episode at SOS, the press as evidence); the case is opened below.
+  await applyStatusEvent(
+    tx,
+    clock,
+    tenantId,
+    patient.id,
+    {
+      code: 'EVENT',
+      params: {
+        source: input.source === 'FALL' || input.source === 'SOS_BUTTON' ? input.source : 'HOTLINE_CALL',
+        ...(input.note === '' ? {} : { note: input.note }),
+      },
     },
-  });
+    input.actorId,
+  );
   const outcome = await handleLevelSignal(tx, clock, {
     tenantId,
     patientId: patient.id,

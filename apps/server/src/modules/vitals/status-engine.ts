@@ -1,20 +1,20 @@
 import {
-  decideEpisode,
-  decideLifecycle,
-  decideOnClose,
   isWorse,
   levelOf,
+  planClose,
+  planManualChange,
+  planReadings,
+  planReview,
   readingReason,
-  reviewLifecycle,
   statusReasonText,
   THRESHOLD_METRICS,
   type AlertLevel,
   type AlertType,
-  type EpisodeState,
   type JudgedItem,
   type LevelEvidence,
-  type LifecycleDecision,
+  type PatientLifecycle,
   type StatusChange,
+  type StatusPlan,
   type StatusReason,
   type ThresholdMetric,
   type ThresholdSet,
@@ -213,17 +213,13 @@ interface LifecycleRow extends Record<string, unknown> {
   settle_minutes: number;
 }
 
-async function loadLifecycleRow(tx: TenantTransaction, tenantId: string, patientId: string, lock: boolean) {
-  if (lock) await tx.execute(sql`SELECT 1 FROM patients WHERE id = ${patientId}::uuid FOR UPDATE`);
-  const result = await tx.execute<LifecycleRow>(sql`
-    SELECT p.status, p.account_kind, p.health_center_id, p.birthday::text AS birthday,
-           p.alerts_suppressed_until_normal AS suppressed, p.alert_episode_level AS episode_level,
-           p.level_evidence AS evidence,
-           EXISTS (SELECT 1 FROM sos_cases c WHERE c.patient_id = p.id AND c.status <> 'CLOSED') AS open_case,
-           coalesce((SELECT s.status_settle_minutes FROM alert_settings s WHERE s.tenant_id = ${tenantId}::uuid), 30)::int AS settle_minutes
-      FROM patients p
-     WHERE p.id = ${patientId}::uuid`);
-  return result.rows[0];
+/** A patient's lifecycle state and what the executor needs to apply a plan to it. */
+interface LoadedLifecycle {
+  state: PatientLifecycle;
+  accountKind: string;
+  birthday: string | null;
+  healthCenterId: string | null;
+  windowMs: number;
 }
 
 const evidenceOf = (stored: Record<string, number>): LevelEvidence => ({
@@ -235,6 +231,38 @@ const evidenceOf = (stored: Record<string, number>): LevelEvidence => ({
   lastJudgedAt: stored.judged ?? null,
 });
 
+/** The lifecycle state of a patient (optionally locking the row first), undefined when unseen. */
+async function loadLifecycle(
+  tx: TenantTransaction,
+  tenantId: string,
+  patientId: string,
+  lock: boolean,
+): Promise<LoadedLifecycle | undefined> {
+  if (lock) await tx.execute(sql`SELECT 1 FROM patients WHERE id = ${patientId}::uuid FOR UPDATE`);
+  const result = await tx.execute<LifecycleRow>(sql`
+    SELECT p.status, p.account_kind, p.health_center_id, p.birthday::text AS birthday,
+           p.alerts_suppressed_until_normal AS suppressed, p.alert_episode_level AS episode_level,
+           p.level_evidence AS evidence,
+           EXISTS (SELECT 1 FROM sos_cases c WHERE c.patient_id = p.id AND c.status <> 'CLOSED') AS open_case,
+           coalesce((SELECT s.status_settle_minutes FROM alert_settings s WHERE s.tenant_id = ${tenantId}::uuid), 30)::int AS settle_minutes
+      FROM patients p
+     WHERE p.id = ${patientId}::uuid`);
+  const row = result.rows[0];
+  if (row === undefined) return undefined;
+  return {
+    state: {
+      status: asStatus(row.status),
+      evidence: evidenceOf(row.evidence),
+      hasOpenCase: row.open_case,
+      episode: { level: asStatus(row.episode_level), suppressed: row.suppressed },
+    },
+    accountKind: row.account_kind,
+    birthday: row.birthday,
+    healthCenterId: row.health_center_id,
+    windowMs: row.settle_minutes * MINUTE,
+  };
+}
+
 function storedEvidence(evidence: LevelEvidence): Record<string, number> {
   const stored: Record<string, number> = {};
   for (const [level, at] of Object.entries(evidence.lastAtOrAbove)) if (at !== null) stored[level] = at;
@@ -244,7 +272,7 @@ function storedEvidence(evidence: LevelEvidence): Record<string, number> {
 
 /**
  * Writes a status change: the history row with its reason as text and as data, and the live
- * event. Used by every automatic change (and by the SOS calls of the alerting side).
+ * event. Returns the history row's id.
  */
 export async function recordStatusChange(
   tx: TenantTransaction,
@@ -252,10 +280,11 @@ export async function recordStatusChange(
   patient: { tenantId: string; id: string; healthCenterId: string | null },
   change: StatusChange,
   changedBy: string | null,
-): Promise<void> {
+): Promise<string> {
+  const id = uuidv7();
   await tx.insert(patientStatusChanges).values({
     tenantId: patient.tenantId,
-    id: uuidv7(),
+    id,
     patientId: patient.id,
     fromStatus: change.from,
     toStatus: change.to,
@@ -279,56 +308,63 @@ export async function recordStatusChange(
       automatic: changedBy === null,
     },
   });
+  return id;
 }
 
-/** Schedules (or cancels) the per-patient come-down job as the lifecycle decided. */
-async function keepReviewJob(
-  tx: TenantTransaction,
-  tenantId: string,
-  patientId: string,
-  reviewAtMs: number | null,
-): Promise<void> {
-  if (reviewAtMs === null) {
-    await cancelJob(tx, statusSettleJobKey(patientId));
-    return;
-  }
-  await scheduleJob(
-    tx,
-    tenantId,
-    STATUS_SETTLE_TASK,
-    { patientId },
-    { runAt: new Date(reviewAtMs), jobKey: statusSettleJobKey(patientId) },
-  );
-}
-
-async function writeLifecycle(
-  tx: TenantTransaction,
-  now: Date,
-  patient: { tenantId: string; id: string; healthCenterId: string | null },
-  decision: LifecycleDecision,
-  episode: EpisodeState | null,
-  changedBy: string | null,
-): Promise<void> {
-  await tx
-    .update(patients)
-    .set({
-      levelEvidence: storedEvidence(decision.evidence),
-      ...(decision.change === null ? {} : { status: decision.change.to, updatedAt: now }),
-      ...(episode === null
-        ? {}
-        : { alertEpisodeLevel: episode.level, alertsSuppressedUntilNormal: episode.suppressed }),
-    })
-    .where(and(eq(patients.tenantId, patient.tenantId), eq(patients.id, patient.id)));
-  if (decision.change !== null) await recordStatusChange(tx, now, patient, decision.change, changedBy);
+/** What applying a status plan did. */
+export interface AppliedStatusPlan {
+  status: VitalStatus;
+  /** The history row of the change, null when the status did not change. */
+  changeId: string | null;
 }
 
 /**
- * The one executor of a batch's decisions, in the caller's transaction (the patient row is locked
- * by the ingest): loads the lifecycle state, asks the contracts rules (status lifecycle and episode
- * rule) and writes what they decided — the status and its history row with the reason as data,
- * the live event, the episode and "I am fine", the come-down job — then tells the alerting side of
- * the alert the episode rule opened (alerts, SOS cases, escalation messages and timers), so all of
- * it exists exactly when the readings do. `decision` is {@link decideStatus}'s preliminary form.
+ * The one executor of the lifecycle's plans (contracts planReadings, planReview, planClose,
+ * planManualChange), in the caller's transaction: the patient row's status, evidence and episode,
+ * the history row and live event of the change, the come-down job. The alert a plan opens is the
+ * caller's to signal (it knows the readings and the alert type).
+ */
+export async function applyStatusPlan(
+  tx: TenantTransaction,
+  now: Date,
+  patient: { tenantId: string; id: string; healthCenterId: string | null; status: VitalStatus },
+  plan: StatusPlan,
+  changedBy: string | null,
+): Promise<AppliedStatusPlan> {
+  if (plan.write !== null || plan.change !== null) {
+    const episode = plan.write?.episode ?? null;
+    await tx
+      .update(patients)
+      .set({
+        ...(plan.write === null ? {} : { levelEvidence: storedEvidence(plan.write.evidence) }),
+        ...(plan.change === null ? {} : { status: plan.change.to, updatedAt: now }),
+        ...(episode === null
+          ? {}
+          : { alertEpisodeLevel: episode.level, alertsSuppressedUntilNormal: episode.suppressed }),
+      })
+      .where(and(eq(patients.tenantId, patient.tenantId), eq(patients.id, patient.id)));
+  }
+  const changeId =
+    plan.change === null ? null : await recordStatusChange(tx, now, patient, plan.change, changedBy);
+  if (plan.review?.kind === 'CANCEL') await cancelJob(tx, statusSettleJobKey(patient.id));
+  if (plan.review?.kind === 'SCHEDULE') {
+    await scheduleJob(
+      tx,
+      patient.tenantId,
+      STATUS_SETTLE_TASK,
+      { patientId: patient.id },
+      { runAt: new Date(plan.review.atMs), jobKey: statusSettleJobKey(patient.id) },
+    );
+  }
+  return { status: plan.change?.to ?? patient.status, changeId };
+}
+
+/**
+ * A batch's decisions, in the caller's transaction (the patient row is locked by the ingest):
+ * loads the lifecycle state, asks the contracts rules for the plan (planReadings), applies it,
+ * then tells the alerting side of the alert the episode rule opened (alerts, SOS cases, escalation
+ * messages and timers), so all of it exists exactly when the readings do. `decision` is
+ * {@link decideStatus}'s preliminary form (alert type, source, reason).
  */
 export async function applyStatusDecision(
   tx: TenantTransaction,
@@ -338,52 +374,30 @@ export async function applyStatusDecision(
   context: { evaluation: Evaluation; direct: readonly DirectSos[]; changedBy: string | null },
 ): Promise<VitalStatus> {
   const now = clock.now();
-  const row = await loadLifecycleRow(tx, patient.tenantId, patient.id, false);
-  if (row === undefined) return patient.status;
+  const loaded = await loadLifecycle(tx, patient.tenantId, patient.id, false);
+  if (loaded === undefined) return patient.status;
   const cap = (level: VitalStatus) => capForAccount(level, patient.accountKind);
   const direct = context.direct[0];
-  const directLevel = direct === undefined ? null : (cap('SOS') as AlertLevel);
-  const reached = context.evaluation.evaluatedCount > 0 ? cap(context.evaluation.worst) : null;
-  const episode = decideEpisode(
-    { level: asStatus(row.episode_level), suppressed: row.suppressed },
-    reached,
-    directLevel,
-  );
-  const items: JudgedItem[] = [
-    ...context.evaluation.judged.map((item) => ({ level: cap(item.level), atMs: item.atMs })),
-    ...context.direct.map((event) => ({
-      level: cap('SOS'),
-      atMs: Math.min(event.at.getTime(), now.getTime()),
-    })),
-  ];
-  const lifecycle = decideLifecycle(
+  const plan = planReadings(
+    { ...loaded.state, status: patient.status },
     {
-      status: patient.status,
-      evidence: evidenceOf(row.evidence),
-      hasOpenCase: row.open_case || episode.alertAt === 'SOS',
+      items: [
+        ...context.evaluation.judged.map((item) => ({ level: cap(item.level), atMs: item.atMs })),
+        ...context.direct.map((event) => ({
+          level: cap('SOS'),
+          atMs: Math.min(event.at.getTime(), now.getTime()),
+        })),
+      ],
+      reached: context.evaluation.evaluatedCount > 0 ? cap(context.evaluation.worst) : null,
+      direct: direct === undefined ? null : (cap('SOS') as AlertLevel),
+      trigger: decision.statusReason,
     },
-    items,
-    decision.statusReason,
     now.getTime(),
-    row.settle_minutes * MINUTE,
+    loaded.windowMs,
   );
-  // A NORMAL patient's normal readings change nothing that matters (the evidence's last judged time
-  // only counts after an abnormal reading): no write, so the common batch costs one read.
-  const isQuiet =
-    lifecycle.change === null &&
-    patient.status === 'NORMAL' &&
-    episode.level === asStatus(row.episode_level) &&
-    episode.suppressed === row.suppressed &&
-    items.every((item) => item.level === 'NORMAL');
-  if (!isQuiet) await writeLifecycle(tx, now, patient, lifecycle, episode, context.changedBy);
-  const status = lifecycle.change?.to ?? patient.status;
-  // The job is kept where its time moves: a change, or a reading at the status's level.
-  const touchesJob =
-    lifecycle.change !== null ||
-    items.some((item) => status !== 'NORMAL' && RANK[item.level] >= RANK[status]);
-  if (touchesJob) await keepReviewJob(tx, patient.tenantId, patient.id, lifecycle.reviewAtMs);
+  const { status } = await applyStatusPlan(tx, now, patient, plan, context.changedBy);
 
-  if (episode.alertAt !== null) {
+  if (plan.alert !== null) {
     // A press or a fall carries no readings of its own: the vitals at SOS time are then the
     // patient's latest values of the last day.
     const vitals =
@@ -400,9 +414,9 @@ export async function applyStatusDecision(
       tenantId: patient.tenantId,
       patientId: patient.id,
       healthCenterId: patient.healthCenterId,
-      level: episode.alertAt,
+      level: plan.alert.level,
       // The alerting side compares with the level already alerted in this episode.
-      previousStatus: asStatus(row.episode_level),
+      previousStatus: plan.alert.episodeBefore,
       alertType: decision.alertType,
       vitals: vitals.map((reading) => ({ ...reading })),
       location: direct?.location ?? null,
@@ -410,6 +424,64 @@ export async function applyStatusDecision(
     });
   }
   return status;
+}
+
+/**
+ * A fall, an SOS press or a hotline call outside a readings batch (the SOS calls of the alerting
+ * side, which open the case themselves): the same plan as for a batch carrying the event, applied
+ * without signalling. Returns the level the episode rule alerts at, or null.
+ */
+export async function applyStatusEvent(
+  tx: TenantTransaction,
+  clock: Clock,
+  tenantId: string,
+  patientId: string,
+  reason: StatusReason & { code: 'EVENT' },
+  changedBy: string | null,
+): Promise<AlertLevel | null> {
+  const now = clock.now();
+  const loaded = await loadLifecycle(tx, tenantId, patientId, true);
+  if (loaded === undefined) return null;
+  const level = capForAccount('SOS', loaded.accountKind) as AlertLevel;
+  const plan = planReadings(
+    loaded.state,
+    { items: [{ level, atMs: now.getTime() }], reached: null, direct: level, trigger: reason },
+    now.getTime(),
+    loaded.windowMs,
+  );
+  const patient = {
+    tenantId,
+    id: patientId,
+    healthCenterId: loaded.healthCenterId,
+    status: loaded.state.status,
+  };
+  await applyStatusPlan(tx, now, patient, plan, changedBy);
+  return plan.alert?.level ?? null;
+}
+
+/**
+ * A staff member's status change (spec §4; the caller has checked PATIENT_STATUS_TRANSITIONS):
+ * contracts planManualChange applied by the same executor, reason MANUAL with the note and the
+ * acting user in the history. Returns the history row's id.
+ */
+export async function applyManualStatusChange(
+  tx: TenantTransaction,
+  clock: Clock,
+  tenantId: string,
+  patientId: string,
+  change: { to: VitalStatus; note: string; changedBy: string },
+): Promise<string | null> {
+  const now = clock.now();
+  const loaded = await loadLifecycle(tx, tenantId, patientId, true);
+  if (loaded === undefined) return null;
+  const plan = planManualChange(loaded.state, change.to, change.note, now.getTime(), loaded.windowMs);
+  const patient = {
+    tenantId,
+    id: patientId,
+    healthCenterId: loaded.healthCenterId,
+    status: loaded.state.status,
+  };
+  return (await applyStatusPlan(tx, now, patient, plan, change.changedBy)).changeId;
 }
 
 /** The patient's current level: the worst of the latest value of each measure of the last day. */
@@ -438,7 +510,7 @@ async function currentLevel(
 /**
  * An SOS case or a ticket of the patient was closed (in that transaction): unless another case is
  * still open, the status is set from the current readings, with a history row, and the episode
- * comes down with it (contracts decideOnClose).
+ * comes down with it (contracts planClose).
  */
 export async function settleStatusOnClose(
   tx: TenantTransaction,
@@ -449,56 +521,43 @@ export async function settleStatusOnClose(
   changedBy: string | null,
 ): Promise<void> {
   const now = clock.now();
-  const row = await loadLifecycleRow(tx, tenantId, patientId, true);
-  if (row === undefined || row.open_case) return;
+  const loaded = await loadLifecycle(tx, tenantId, patientId, true);
+  if (loaded === undefined || loaded.state.hasOpenCase) return;
   const level = capForAccount(
-    await currentLevel(tx, tenantId, patientId, row.birthday, now),
-    row.account_kind,
+    await currentLevel(tx, tenantId, patientId, loaded.birthday, now),
+    loaded.accountKind,
   );
-  const decision = decideOnClose(
-    {
-      status: asStatus(row.status),
-      evidence: evidenceOf(row.evidence),
-      hasOpenCase: false,
-      episode: { level: asStatus(row.episode_level), suppressed: row.suppressed },
-    },
-    level,
-    closed,
-    now.getTime(),
-    row.settle_minutes * MINUTE,
-  );
-  const patient = { tenantId, id: patientId, healthCenterId: row.health_center_id };
-  await writeLifecycle(tx, now, patient, decision, decision.episode, changedBy);
-  await keepReviewJob(tx, tenantId, patientId, decision.reviewAtMs);
+  const plan = planClose(loaded.state, level, closed, now.getTime(), loaded.windowMs);
+  const patient = {
+    tenantId,
+    id: patientId,
+    healthCenterId: loaded.healthCenterId,
+    status: loaded.state.status,
+  };
+  await applyStatusPlan(tx, now, patient, plan, changedBy);
 }
 
 /**
  * The come-down job (vitals.statusSettle) at the end of a patient's window: the status comes down
  * if readings stayed within a lower level (a device that stopped sending after normal readings
- * too), and the job is scheduled again while the status is still above NORMAL. Idempotent.
+ * too), and the job is scheduled again while the status is still above NORMAL (contracts
+ * planReview). Idempotent.
  */
 export async function runStatusSettle(
   context: { tenantId: string; database: Pick<Database, 'withTenant'>; clock: Clock },
   payload: { patientId: string },
 ): Promise<{ status: VitalStatus | null }> {
   return context.database.withTenant(context.tenantId, async (tx) => {
-    const row = await loadLifecycleRow(tx, context.tenantId, payload.patientId, true);
-    if (row === undefined) return { status: null };
+    const loaded = await loadLifecycle(tx, context.tenantId, payload.patientId, true);
+    if (loaded === undefined) return { status: null };
     const now = context.clock.now();
-    const decision = reviewLifecycle(
-      { status: asStatus(row.status), evidence: evidenceOf(row.evidence), hasOpenCase: row.open_case },
-      now.getTime(),
-      row.settle_minutes * MINUTE,
-    );
+    const plan = planReview(loaded.state, now.getTime(), loaded.windowMs);
     const patient = {
       tenantId: context.tenantId,
       id: payload.patientId,
-      healthCenterId: row.health_center_id,
+      healthCenterId: loaded.healthCenterId,
+      status: loaded.state.status,
     };
-    if (decision.change !== null) await writeLifecycle(tx, now, patient, decision, null, null);
-    if (decision.reviewAtMs !== null && decision.reviewAtMs > now.getTime()) {
-      await keepReviewJob(tx, context.tenantId, payload.patientId, decision.reviewAtMs);
-    }
-    return { status: decision.change?.to ?? asStatus(row.status) };
+    return { status: (await applyStatusPlan(tx, now, patient, plan, null)).status };
   });
 }
