@@ -69,6 +69,25 @@ export function alignSeries(series: readonly HealthSeries[]): (number | null)[][
   return columns;
 }
 
+/**
+ * Late readings (measured longer before they arrived than the tenant's late-data horizon: stored
+ * and shown, never judged) are drawn as hollow points over the line. Only raw readings carry the
+ * flag; rollups say null.
+ */
+export function hasLateReadings(series: readonly HealthSeries[]): boolean {
+  return series.some((item) => item.points.some((point) => point.late === true));
+}
+
+/** Per series, the value of each late reading at the aligned times (x in seconds), null elsewhere. */
+export function lateColumns(series: readonly HealthSeries[], times: readonly (number | null)[]): (number | null)[][] {
+  return series.map((item) => {
+    const late = new Map(
+      item.points.filter((point) => point.late === true).map((point) => [Date.parse(point.at) / 1000, point.value]),
+    );
+    return times.map((time) => (time === null ? null : (late.get(time) ?? null)));
+  });
+}
+
 /** A threshold line to draw: a bound of one level, in the unit the series is shown in. */
 export interface ThresholdLine {
   metric: ThresholdMetric;

@@ -8,6 +8,8 @@ import { useOptionalSession } from '../shell/session-context';
 import { chartAxisLabels, chartDateTime, usableTimeZone } from './chart-time';
 import {
   alignSeries,
+  hasLateReadings,
+  lateColumns,
   LEVEL_COLORS,
   SERIES_COLORS,
   thresholdLines,
@@ -83,7 +85,10 @@ function thresholdPlugin(
   };
 }
 
-/** One measure's chart: min–max band and mean line per series, threshold zones behind them. */
+/**
+ * One measure's chart: min–max band and mean line per series, threshold zones behind them; in the
+ * raw (day) view, late readings as hollow points with their own legend entry ("… late").
+ */
 export function MeasureChart({
   measure,
   series,
@@ -105,18 +110,21 @@ export function MeasureChart({
   const unit = series[0]?.unit ?? '';
   const metrics = measure.thresholds;
   const hasThresholdLegend = metrics.length > 1;
+  const isRaw = series[0]?.resolution === 'raw';
+  const showsLate = isRaw && hasLateReadings(series);
   const data = useMemo(() => {
     const aligned = alignSeries(series);
-    if (!hasThresholdLegend) return aligned;
+    // Late readings: one series per measure holding only them, drawn as hollow points on top.
+    const late = showsLate ? lateColumns(series, aligned[0] ?? []) : [];
+    if (!hasThresholdLegend) return [...aligned, ...late];
     // Legend-only series (no values): one per metric, showing its threshold lines' dash pattern.
     const empty = (aligned[0] ?? []).map(() => null);
-    return [...aligned, ...metrics.map(() => empty)];
-  }, [series, hasThresholdLegend, metrics]);
+    return [...aligned, ...late, ...metrics.map(() => empty)];
+  }, [series, showsLate, hasThresholdLegend, metrics]);
   const lines = useMemo(
     () => thresholdLines(measure.thresholds, thresholds, unit),
     [measure.thresholds, thresholds, unit],
   );
-  const isRaw = series[0]?.resolution === 'raw';
 
   const options = useMemo<ChartOptions>(() => {
     const yRange = valueRange(data, lines);
@@ -145,6 +153,20 @@ export function MeasureChart({
       );
       if (!isRaw) bands.push({ series: [first, first + 1], fill: withAlpha(color, '26') });
     });
+    if (showsLate) {
+      measure.series.forEach((name, index) => {
+        const color = SERIES_COLORS[index % SERIES_COLORS.length] ?? '#1c7ed6';
+        uplotSeries.push({
+          label: t('chart.late', { measure: t(`measures.${name}`) }),
+          stroke: color,
+          width: 0,
+          paths: () => null,
+          // Hollow: the reading counts as shown but was never judged (it came after the horizon).
+          points: { show: true, size: 9, width: 2, stroke: color, fill: '#ffffff' },
+          spanGaps: false,
+        });
+      });
+    }
     if (hasThresholdLegend) {
       metrics.forEach((metric, index) => {
         uplotSeries.push({
@@ -175,7 +197,7 @@ export function MeasureChart({
       cursor: { drag: { x: false, y: false } },
       plugins: [thresholdPlugin(lines, metrics, shortNames)],
     };
-  }, [data, lines, measure, metrics, hasThresholdLegend, isRaw, unit, t, range, timeZone]);
+  }, [data, lines, measure, metrics, hasThresholdLegend, isRaw, showsLate, unit, t, range, timeZone]);
 
   return (
     <UPlotChart
