@@ -5,7 +5,7 @@ import { HEALTH_VIEWS, type HealthView } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../lib/format';
 import { EmptyList, ErrorState, LoadingState } from '../shell/query-states';
-import { CHART_MEASURES, LEVEL_COLORS, type ChartMeasureKey } from './chart-data';
+import { CHART_MEASURES, hasLateReadings, LEVEL_COLORS, SERIES_COLORS, type ChartMeasureKey } from './chart-data';
 import { healthSeriesQuery, thresholdsQuery, viewRange } from './health-api';
 import { MeasureChart } from './measure-chart';
 
@@ -80,6 +80,22 @@ export function HealthCharts({ patientId }: { patientId: string }) {
           />
         </div>
       )}
+      {failed === undefined && !isLoading && hasLateReadings(series) ? (
+        <Group gap={6} data-testid="late-legend">
+          <span
+            aria-hidden
+            style={{
+              display: 'inline-block',
+              width: 9,
+              height: 9,
+              borderRadius: '50%',
+              border: `2px solid ${SERIES_COLORS[0]}`,
+              background: '#ffffff',
+            }}
+          />
+          <Text fz="xs">{t('chart.lateHint')}</Text>
+        </Group>
+      ) : null}
       {measure.thresholds.length > 0 ? (
         <Group gap="md" fz="xs" aria-label={t('chart.legend')}>
           {(['AT_RISK', 'HIGH_RISK', 'SOS'] as const).map((level) => (
