@@ -10,7 +10,20 @@ export interface SosAlert {
   reason: string | null;
   location: string | null;
   openedAt: string;
+  /**
+   * The readings that came with the SOS (canonical units, with their time) when the event carries
+   * them; null when it does not, and the popup reads them from the case instead.
+   */
+  vitals: SosVital[] | null;
 }
+
+export interface SosVital {
+  measure: string;
+  value: number;
+  measuredAt: string;
+}
+
+const vitalSchema = z.object({ measure: z.string().min(1), value: z.number(), measuredAt: z.string().min(1) });
 
 const coordinatesSchema = z.object({ latitude: z.number(), longitude: z.number() });
 const payloadSchema = z.object({
@@ -19,7 +32,17 @@ const payloadSchema = z.object({
   patientName: z.string().nullish(),
   reason: z.string().nullish(),
   location: z.unknown().optional(),
+  vitals: z.unknown().optional(),
 });
+
+/** The event's vitals, keeping the well-formed ones; null when the event has no list of them. */
+function vitalsOf(vitals: unknown): SosVital[] | null {
+  if (!Array.isArray(vitals)) return null;
+  return vitals.flatMap((vital) => {
+    const parsed = vitalSchema.safeParse(vital);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
 
 function describeLocation(location: unknown): string | null {
   if (typeof location === 'string' && location.trim() !== '') return location;
@@ -49,5 +72,6 @@ export function sosAlertOf(event: LiveEvent): SosAlert | null {
     reason: parsed.data.reason ?? null,
     location: describeLocation(parsed.data.location),
     openedAt: event.createdAt,
+    vitals: vitalsOf(parsed.data.vitals),
   };
 }

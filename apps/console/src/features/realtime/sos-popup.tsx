@@ -1,14 +1,16 @@
 import type { Permission, RoleArea } from '@rpm/contracts';
-import { Button, Group, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
+import { Button, Group, Loader, Modal, Stack, Text, ThemeIcon } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatNumber } from '../../lib/format';
+import { sosCaseDetailQuery } from '../monitoring/monitoring-api';
 import { SOS_CASE_READ_PERMISSIONS } from '../monitoring/monitoring-routes';
-import { useNow } from '../health/vital-age-label';
+import { useNow, VitalAgeLabel } from '../health/vital-age-label';
 import { formatVitalAge, vitalAge } from '../health/vital-age';
 import { areaPath } from '../shell/navigation';
 import { usePermissions } from '../shell/permissions';
-import type { SosAlert } from './sos-alert';
+import type { SosAlert, SosVital } from './sos-alert';
 
 function Field({ label, value }: { label: string; value: string }) {
   return (
@@ -20,6 +22,56 @@ function Field({ label, value }: { label: string; value: string }) {
         {value}
       </Text>
     </Group>
+  );
+}
+
+function VitalList({ vitals }: { vitals: readonly SosVital[] }) {
+  const { t } = useTranslation(['realtime', 'monitoring']);
+  if (vitals.length === 0)
+    return (
+      <Text fz="sm" c="dimmed">
+        {t('realtime:sos.noVitals')}
+      </Text>
+    );
+  return (
+    <Stack gap={4} data-testid="sos-popup-vitals">
+      {vitals.map((vital) => (
+        <Group key={`${vital.measure}-${vital.measuredAt}`} gap="xs" wrap="nowrap" align="baseline">
+          <Text fz="sm" fw={600} data-testid="sos-popup-vital">
+            {t(`monitoring:measure.${vital.measure}`, { defaultValue: vital.measure })} {formatNumber(Math.round(vital.value * 10) / 10)}
+          </Text>
+          <VitalAgeLabel measuredAt={vital.measuredAt} showDate={false} />
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
+/** The case's vitals, for an event that does not carry them (read only by those who may read the case). */
+function CaseVitals({ caseId }: { caseId: string }) {
+  const { t } = useTranslation('realtime');
+  const detail = useQuery({ ...sosCaseDetailQuery(caseId), meta: { errorDisplay: 'inline' } });
+  if (detail.isPending) return <Loader size="xs" aria-label={t('sos.vitalsLoading')} />;
+  if (detail.isError)
+    return (
+      <Text fz="sm" c="dimmed">
+        {t('sos.vitalsUnavailable')}
+      </Text>
+    );
+  return <VitalList vitals={detail.data.vitals} />;
+}
+
+/** The vital signs at the SOS with their age: from the event, else from the case where the receiver may read it. */
+function SosVitals({ alert, mayReadCase }: { alert: SosAlert; mayReadCase: boolean }) {
+  const { t } = useTranslation('realtime');
+  if (alert.vitals === null && !mayReadCase) return null;
+  return (
+    <Stack gap={4}>
+      <Text fz="sm" c="dimmed">
+        {t('sos.vitals')}
+      </Text>
+      {alert.vitals === null ? <CaseVitals caseId={alert.caseId} /> : <VitalList vitals={alert.vitals} />}
+    </Stack>
   );
 }
 
@@ -83,6 +135,7 @@ export function SosPopup({
             value={`${formatDateTime(alert.openedAt)}${age === null ? '' : ` · ${formatVitalAge(age, i18n.language)}`}`}
           />
           <Field label={t('sos.location')} value={alert.location ?? t('sos.noLocation')} />
+          <SosVitals key={alert.caseId} alert={alert} mayReadCase={target?.kind === 'case'} />
           {alert.reason ? (
             <Field
               label={t('sos.reason')}
