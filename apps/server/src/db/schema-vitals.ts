@@ -36,6 +36,11 @@ const rollupColumns = {
   lastAt: timestamps('last_at').notNull(),
 };
 
+/**
+ * Rollups in the patient's local time (migration 0027): an hourly row is one local clock hour, a
+ * daily row one local calendar day, each keyed by the instant it starts (patient_time_zone,
+ * rollup_hour_start, rollup_day_start). Rebuilt from readings when the patient's zone changes.
+ */
 export const readingsHourly = pgTable('readings_hourly', { ...rollupColumns }, (table) => [
   primaryKey({ columns: [table.tenantId, table.patientId, table.measure, table.bucketStart] }),
 ]);

@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.js';
@@ -303,5 +305,40 @@ describe('a change of the patient’s time zone', () => {
     await send(patient.id, [['2026-11-11T16:59:00Z', 100]]); // 23:59 on 11 November, local
     const later = await series(patient.id, range);
     expect(buckets(later)).toEqual([['2026-11-10T17:00:00.000Z', 80, 3]]);
+  });
+
+  it('migration 0027 rebuilt rollups stored in UTC buckets into local ones', async () => {
+    const { patient } = await patientIn('Asia/Ho_Chi_Minh');
+    await send(patient.id, [
+      ['2026-11-10T16:30:00Z', 60], // 23:30 on 10 November, local
+      ['2026-11-10T17:30:00Z', 80], // 00:30 on 11 November, local
+    ]);
+    // The rollups as they were before: UTC hours and days.
+    await asOwner(testDb.ownerUrl, 'DELETE FROM readings_daily WHERE patient_id = $1', [patient.id]);
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO readings_daily (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
+       SELECT tenant_id, patient_id, measure, date_trunc('day', measured_at, 'UTC'), count(*), sum(value), min(value), max(value),
+              (array_agg(value ORDER BY measured_at DESC))[1], max(measured_at)
+         FROM readings WHERE patient_id = $1 GROUP BY tenant_id, patient_id, measure, date_trunc('day', measured_at, 'UTC')`,
+      [patient.id],
+    );
+    const range = { view: 'month', from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z' };
+    expect(buckets(await series(patient.id, range))).toEqual([['2026-11-10T00:00:00.000Z', 70, 2]]);
+
+    const migration = await readFile(new URL('../../../migrations/0027_local_day_rollups.sql', import.meta.url), 'utf8');
+    const rebuild = migration.slice(migration.indexOf('-- Every existing rollup'));
+    expect(rebuild).toContain('INSERT INTO readings_daily');
+    const owner = new pg.Client({ connectionString: testDb.ownerUrl });
+    await owner.connect();
+    try {
+      await owner.query(rebuild);
+    } finally {
+      await owner.end();
+    }
+    expect(buckets(await series(patient.id, range))).toEqual([
+      ['2026-11-09T17:00:00.000Z', 60, 1],
+      ['2026-11-10T17:00:00.000Z', 80, 1],
+    ]);
   });
 });
