@@ -17,8 +17,12 @@ import {
   BATCH_MINUTES,
   createProfile,
   createRandom,
+  drawEpisode,
   drawEvents,
   generateBatch,
+  isAbnormalEvent,
+  type AbnormalEvent,
+  type EpisodeSeverity,
   type SimulatedBatch,
   type SimulatedSleep,
   type SimulatedEvent,
@@ -37,7 +41,11 @@ export interface FleetOptions {
   patients: number;
   /** Simulated minutes per real minute. */
   speed: number;
-  /** Probability per batch of each injected event. */
+  /**
+   * Probability per batch of each injected event. An abnormal event (tachycardia, hypoxia,
+   * hypertensive crisis) starts an episode of a drawn severity and length (vitals `drawEpisode`)
+   * when the watch has none under way; a fall or an SOS press is one event.
+   */
   eventRates: Partial<Record<SimulatedEvent, number>>;
   /** Hours of history sent at once at start (no injected events), oldest first. */
   historyHours: number;
@@ -57,6 +65,8 @@ export interface FleetWatch {
   next: Date;
   /** Events asked for by hand (`injectEvent`), sent with the next batch. */
   pending: SimulatedEvent[];
+  /** The abnormal episode under way: its event, the level its values reach, windows left. */
+  episode: { event: AbnormalEvent; severity: EpisodeSeverity; windowsLeft: number } | null;
 }
 
 export interface FleetStats {
@@ -178,24 +188,50 @@ function sleepBody(night: SimulatedSleep): NonNullable<CollectorBatchBody['sleep
   };
 }
 
-class CollectorClient {
-  private accessToken = '';
-  constructor(private readonly options: FleetOptions) {}
+/** The account a client logs in with, and where. */
+export type ClientLogin = Pick<FleetOptions, 'url' | 'tenant' | 'username' | 'password' | 'app'>;
 
+/** A logged-in API client (bearer token), with the collector's retrying batch post. */
+export class CollectorClient {
+  private accessToken = '';
+  constructor(private readonly options: ClientLogin) {}
+
+  /**
+   * Logs in. Apps get the token in the body; the console gets it as the session cookie, which is
+   * then sent as a bearer token (no ambient cookie authority, so no origin check applies).
+   */
   async login(): Promise<void> {
-    const answer = await this.call<{ accessToken?: string }>('POST', '/auth/oauth-token', {
-      tenant: this.options.tenant,
-      username: this.options.username,
-      password: this.options.password,
-      grant_type: 'password',
-      remember_me: true,
-      app: this.options.app,
-    });
-    if (answer.accessToken === undefined) throw new Error('the login answered no access token');
-    this.accessToken = answer.accessToken;
+    this.accessToken = '';
+    let cookieToken: string | undefined;
+    const answer = await this.call<{ accessToken?: string }>(
+      'POST',
+      '/auth/oauth-token',
+      {
+        tenant: this.options.tenant,
+        username: this.options.username,
+        password: this.options.password,
+        grant_type: 'password',
+        remember_me: true,
+        app: this.options.app,
+      },
+      (response) => {
+        for (const cookie of response.headers.getSetCookie()) {
+          const match = /^rpm_session=([^;]+)/.exec(cookie);
+          if (match?.[1] !== undefined) cookieToken = match[1];
+        }
+      },
+    );
+    const token = answer.accessToken ?? cookieToken;
+    if (token === undefined) throw new Error('the login answered no access token');
+    this.accessToken = token;
   }
 
-  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  async call<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    onResponse?: (response: Response) => void,
+  ): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (this.accessToken !== '') headers.authorization = `Bearer ${this.accessToken}`;
@@ -204,6 +240,7 @@ class CollectorClient {
       headers,
       body: body === undefined ? null : JSON.stringify(body),
     });
+    onResponse?.(response);
     const envelope = (await response.json().catch(() => ({ resultCode: 500 }))) as Envelope<T>;
     if (!response.ok || envelope.data === undefined) {
       const error = new Error(
@@ -243,7 +280,17 @@ export function alignToBatch(time: number): number {
 }
 
 interface PatientPage {
-  items: { id: string; patientCode: string; status: string }[];
+  items: { id: string; patientCode: string; status: string; birthday?: string | null }[];
+}
+
+/** Whole years from a `YYYY-MM-DD` birthday to `now`; 60 when it is not known. */
+export function ageOn(birthday: string | null | undefined, now: Date): number {
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(birthday ?? '');
+  if (match === null) return 60;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const hadBirthday =
+    now.getUTCMonth() + 1 > month || (now.getUTCMonth() + 1 === month && now.getUTCDate() >= day);
+  return now.getUTCFullYear() - year - (hadBirthday ? 0 : 1);
 }
 
 /** Logs in, picks the first `patients` patients the account sees and starts the watches. */
@@ -265,10 +312,11 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       patientId: patient.id,
       patientCode: patient.patientCode,
       deviceId: Array.isArray(devices) ? (devices[0]?.id ?? null) : null,
-      profile: createProfile(options.seed + index),
+      profile: createProfile(options.seed + index, 420, ageOn(patient.birthday, new Date())),
       random: createRandom(options.seed * 7919 + index),
       next: new Date(start),
       pending: [],
+      episode: null,
     });
   }
   if (watches.length === 0) throw new Error('the account sees no patients');
@@ -280,16 +328,39 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
   /** Sends the watch's due windows (up to BACKLOG_WINDOWS in one request, as a phone syncing a backlog). */
   const sendDueWindows = async (watch: FleetWatch, dueUntil: number) => {
     const windows: SimulatedBatch[] = [];
-    const sent: SimulatedEvent[] = [];
+    const sent: { event: SimulatedEvent; detail: string }[] = [];
     let next = watch.next.getTime();
     while (windows.length < BACKLOG_WINDOWS && next + BATCH_MINUTES * 60_000 <= dueUntil) {
       const isLive = next >= clockStart;
-      const events = [
-        ...new Set([...(isLive ? drawEvents(eventRandom, options.eventRates) : []), ...watch.pending]),
-      ];
+      const drawn = isLive ? drawEvents(eventRandom, options.eventRates) : [];
+      const started = drawn.find(isAbnormalEvent);
+      if (watch.episode === null && started !== undefined) {
+        const episode = drawEpisode(eventRandom);
+        watch.episode = { event: started, severity: episode.severity, windowsLeft: episode.windows };
+        sent.push({
+          event: started,
+          detail: ` (${episode.severity}, ${String(episode.windows * BATCH_MINUTES)} min from ${new Date(next).toISOString()})`,
+        });
+      }
+      const episode = watch.episode;
+      const pending = watch.pending;
       watch.pending = [];
-      sent.push(...events);
-      windows.push(generateBatch(watch.profile, watch.random, new Date(next), events));
+      const events = [
+        ...new Set([
+          ...drawn.filter((event) => !isAbnormalEvent(event)),
+          ...(episode === null ? [] : [episode.event]),
+          ...pending,
+        ]),
+      ];
+      if (episode !== null) {
+        episode.windowsLeft -= 1;
+        if (episode.windowsLeft <= 0) watch.episode = null;
+      }
+      for (const event of events)
+        if (!isAbnormalEvent(event) || pending.includes(event)) sent.push({ event, detail: '' });
+      // Events asked for by hand reach SOS; an episode's values reach its own severity.
+      const severity = pending.some(isAbnormalEvent) || episode === null ? 'SOS' : episode.severity;
+      windows.push(generateBatch(watch.profile, watch.random, new Date(next), events, severity));
       next += BATCH_MINUTES * 60_000;
     }
     if (windows.length === 0) return;
@@ -297,9 +368,9 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
     watch.next = new Date(next);
     stats.batchesSent += 1;
     stats.readingsSent += windows.reduce((sum, window) => sum + window.readings.length, 0);
-    for (const event of sent) {
+    for (const { event, detail } of sent) {
       stats.eventsSent[event] = (stats.eventsSent[event] ?? 0) + 1;
-      options.log(`${event} sent for ${watch.patientCode}`);
+      options.log(`${event} sent for ${watch.patientCode}${detail}`);
     }
   };
 

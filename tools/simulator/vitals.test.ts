@@ -1,10 +1,20 @@
-import { defaultThresholds, levelOf, THRESHOLD_METRICS, type ThresholdMetric } from '@rpm/contracts';
+import {
+  defaultThresholds,
+  levelOf,
+  THRESHOLD_METRICS,
+  worseStatus,
+  type ThresholdMetric,
+  type VitalStatus,
+} from '@rpm/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   BATCH_MINUTES,
   createProfile,
   createRandom,
+  drawEpisode,
   drawEvents,
+  EPISODE_SEVERITIES,
+  EPISODE_WINDOWS,
   generateBatch,
   generateEcg,
   localHour,
@@ -168,6 +178,61 @@ describe('vitals generator', () => {
     expect(batch.readings.find((item) => item.measure === 'SYSTOLIC')?.value).toBeGreaterThan(180);
     expect(batch.readings.find((item) => item.measure === 'DIASTOLIC')?.value).toBeGreaterThan(120);
     expect(batch.events.map((event) => event.kind)).toEqual(['fall', 'sos']);
+  });
+
+  it('gives an abnormal episode values at its severity for the patient’s age, never the next level', () => {
+    const measuresOf = {
+      tachycardia: ['HEART_RATE'],
+      hypoxia: ['SPO2'],
+      hypertensiveCrisis: ['SYSTOLIC', 'DIASTOLIC'],
+    } as const;
+    // The demo doctor's patients are 23 to 86 years old; the heart-rate SOS line falls with age.
+    for (const ageYears of [23, 44, 65, 86]) {
+      const aged = { ...profile, ageYears };
+      const thresholds = defaultThresholds(ageYears);
+      for (const severity of EPISODE_SEVERITIES) {
+        for (const [event, measures] of Object.entries(measuresOf)) {
+          for (const seed of [1, 2, 3, 4, 5]) {
+            // Day and night windows: the episode's values do not depend on the rhythm.
+            for (const start of ['2026-03-02T03:00:00Z', '2026-03-02T18:00:00Z']) {
+              const batch = generateBatch(
+                aged,
+                createRandom(seed),
+                new Date(start),
+                [event as 'hypoxia'],
+                severity,
+              );
+              const levels = batch.readings
+                .filter((reading) => (measures as readonly string[]).includes(reading.measure))
+                .map((reading) => levelOf(reading.measure as ThresholdMetric, reading.value, thresholds));
+              const worst = levels.reduce<VitalStatus>((level, next) => worseStatus(level, next), 'NORMAL');
+              expect(worst, `${event} ${severity} at ${String(ageYears)}`).toBe(severity);
+              // Every heart rate and SpO2 of the window is at the severity, not only the worst one.
+              if (event !== 'hypertensiveCrisis') expect(new Set(levels)).toEqual(new Set([severity]));
+            }
+          }
+        }
+      }
+    }
+  });
+
+  it('draws mostly mild episodes: about three in four at risk, one in five high risk, rarely SOS', () => {
+    const random = createRandom(13);
+    const episodes = Array.from({ length: 10_000 }, () => drawEpisode(random));
+    const share = (severity: string) =>
+      episodes.filter((episode) => episode.severity === severity).length / 10_000;
+    expect(share('AT_RISK')).toBeGreaterThan(0.72);
+    expect(share('AT_RISK')).toBeLessThan(0.8);
+    expect(share('HIGH_RISK')).toBeGreaterThan(0.17);
+    expect(share('HIGH_RISK')).toBeLessThan(0.23);
+    expect(share('SOS')).toBeGreaterThan(0.025);
+    expect(share('SOS')).toBeLessThan(0.055);
+    for (const episode of episodes) {
+      const [fewest, most] = EPISODE_WINDOWS[episode.severity];
+      expect(episode.windows).toBeGreaterThanOrEqual(fewest);
+      expect(episode.windows).toBeLessThanOrEqual(most);
+    }
+    expect(EPISODE_WINDOWS.SOS).toEqual([1, 1]);
   });
 
   it('parses event rates and draws them by probability', () => {

@@ -9,12 +9,26 @@
  *   (spec §9 "night SpO2 detection").
  * - Blood pressure, temperature and HRV follow the same day/night swing; steps only by day.
  * - A sleep record is produced with the first batch after 07:00 (local time of the patient).
- * - Injected events replace normal values with those of the event for the batch.
+ * - Injected events replace normal values with those of the event for the batch. An abnormal
+ *   event (tachycardia, hypoxia, hypertensive crisis) has a severity, the alert level its values
+ *   reach against the default thresholds for the patient's age (contracts `defaultThresholds`):
+ *   values fall inside that level's band, away from its edges, so a mild episode is AT_RISK and
+ *   only a severe one reaches SOS.
  */
+import { defaultThresholds, type Bounds, type MetricThresholds } from '@rpm/contracts';
 
 /** Events the simulator can inject (issue: tachycardia, hypoxia, hypertensive crisis, fall, SOS). */
 export const SIMULATED_EVENTS = ['tachycardia', 'hypoxia', 'hypertensiveCrisis', 'fall', 'sos'] as const;
 export type SimulatedEvent = (typeof SIMULATED_EVENTS)[number];
+/** Events that last (values out of range over windows), as opposed to a fall or an SOS press. */
+export const ABNORMAL_EVENTS = ['tachycardia', 'hypoxia', 'hypertensiveCrisis'] as const;
+export type AbnormalEvent = (typeof ABNORMAL_EVENTS)[number];
+export const isAbnormalEvent = (event: SimulatedEvent): event is AbnormalEvent =>
+  (ABNORMAL_EVENTS as readonly string[]).includes(event);
+
+/** The alert level an abnormal episode's values reach. */
+export const EPISODE_SEVERITIES = ['AT_RISK', 'HIGH_RISK', 'SOS'] as const;
+export type EpisodeSeverity = (typeof EPISODE_SEVERITIES)[number];
 
 /** One scalar reading in canonical units (contracts MEASURES). */
 export interface SimulatedReading {
@@ -63,6 +77,8 @@ export interface VitalsProfile {
   hrv: number;
   /** Offset of the patient's local time from UTC in minutes (Vietnam: +420). */
   utcOffsetMinutes: number;
+  /** The patient's age: the heart-rate SOS line depends on it (spec §9 maximum heart rate). */
+  ageYears: number;
 }
 
 export const BATCH_MINUTES = 15;
@@ -86,7 +102,7 @@ const round = (value: number, decimals = 0) => {
 };
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
 
-export function createProfile(seed: number, utcOffsetMinutes = 420): VitalsProfile {
+export function createProfile(seed: number, utcOffsetMinutes = 420, ageYears = 60): VitalsProfile {
   const random = createRandom(seed);
   return {
     restingHeartRate: round(between(random, 62, 74)),
@@ -95,6 +111,7 @@ export function createProfile(seed: number, utcOffsetMinutes = 420): VitalsProfi
     temperature: round(between(random, 36.4, 36.8), 1),
     hrv: round(between(random, 35, 60)),
     utcOffsetMinutes,
+    ageYears,
   };
 }
 
@@ -135,12 +152,54 @@ export function expectedHeartRate(profile: VitalsProfile, hour: number): number 
   return profile.restingHeartRate + 22 * activityLevel(hour);
 }
 
-/** The readings of one 15-minute window starting at `start`, with `injected` events applied. */
+/** How far past the worst level's line an SOS episode's values go, per metric. */
+const SOS_SPAN = { heartRate: 25, spo2: 6, systolic: 20, diastolic: 10 } as const;
+
+/**
+ * The band of values of `severity` for one metric: above the line of that level and below the
+ * next level's (or `sosSpan` past the SOS line), without its outer fifths, so noise and rounding
+ * never carry a value into the neighbouring level. `side` says which way the metric goes bad.
+ */
+function severityBand(
+  levels: MetricThresholds,
+  severity: EpisodeSeverity,
+  side: 'upper' | 'lower',
+  sosSpan: number,
+): [number, number] {
+  const index = EPISODE_SEVERITIES.indexOf(severity);
+  const edge = (bounds: Bounds | undefined) => (bounds === undefined ? null : bounds[side]);
+  const inner = edge(levels[severity]);
+  if (inner === null) throw new Error(`no ${side} ${severity} threshold`);
+  const direction = side === 'upper' ? 1 : -1;
+  const next = EPISODE_SEVERITIES[index + 1];
+  const outer = (next === undefined ? null : edge(levels[next])) ?? inner + direction * sosSpan;
+  const [low, high] = direction > 0 ? [inner, outer] : [outer, inner];
+  const margin = (high - low) / 5;
+  return [low + margin, high - margin];
+}
+
+/** The value bands of an abnormal episode of `severity` for a patient of `ageYears`. */
+export function episodeRanges(ageYears: number, severity: EpisodeSeverity) {
+  const thresholds = defaultThresholds(ageYears);
+  return {
+    heartRate: severityBand(thresholds.HEART_RATE, severity, 'upper', SOS_SPAN.heartRate),
+    spo2: severityBand(thresholds.SPO2, severity, 'lower', SOS_SPAN.spo2),
+    systolic: severityBand(thresholds.SYSTOLIC, severity, 'upper', SOS_SPAN.systolic),
+    diastolic: severityBand(thresholds.DIASTOLIC, severity, 'upper', SOS_SPAN.diastolic),
+  };
+}
+
+/**
+ * The readings of one 15-minute window starting at `start`, with `injected` events applied; an
+ * abnormal event's values reach `severity` (SOS when not said: a hand-injected event is meant to
+ * alert).
+ */
 export function generateBatch(
   profile: VitalsProfile,
   random: () => number,
   start: Date,
   injected: readonly SimulatedEvent[] = [],
+  severity: EpisodeSeverity = 'SOS',
 ): SimulatedBatch {
   const readings: SimulatedReading[] = [];
   const events: SimulatedBatch['events'] = [];
@@ -148,30 +207,31 @@ export function generateBatch(
   const hour = localHour(start, profile);
   const night = isNight(hour);
   const has = (event: SimulatedEvent) => injected.includes(event);
+  const ranges = episodeRanges(profile.ageYears, severity);
 
   // Heart rate: one per minute.
   for (let minute = 0; minute < BATCH_MINUTES; minute += 1) {
     const minuteHour = localHour(at(minute), profile);
     const value = has('tachycardia')
-      ? between(random, 150, 175)
+      ? between(random, ...ranges.heartRate)
       : expectedHeartRate(profile, minuteHour) + between(random, -3, 3);
-    readings.push({ measure: 'HEART_RATE', value: round(clamp(value, 35, 200)), measuredAt: at(minute) });
+    readings.push({ measure: 'HEART_RATE', value: round(clamp(value, 35, 230)), measuredAt: at(minute) });
   }
   // SpO2: every 5 minutes; at night, one reading in three dips towards 94.
   for (let minute = 0; minute < BATCH_MINUTES; minute += 5) {
     const minuteHour = localHour(at(minute), profile);
     let value = between(random, 96, 99);
     if (isNightSpo2Window(minuteHour) && random() < 0.35) value = between(random, 94, 95.4);
-    if (has('hypoxia')) value = between(random, 84, 87.5);
-    readings.push({ measure: 'SPO2', value: round(clamp(value, 80, 99), 1), measuredAt: at(minute) });
+    if (has('hypoxia')) value = between(random, ...ranges.spo2);
+    readings.push({ measure: 'SPO2', value: round(clamp(value, 70, 99), 1), measuredAt: at(minute) });
   }
   // Blood pressure, temperature, HRV, respiration: once per window.
   const swing = night ? -8 : 8 * activityLevel(hour);
   const systolic = has('hypertensiveCrisis')
-    ? between(random, 186, 200)
+    ? between(random, ...ranges.systolic)
     : profile.systolic + swing + between(random, -3, 3);
   const diastolic = has('hypertensiveCrisis')
-    ? between(random, 122, 130)
+    ? between(random, ...ranges.diastolic)
     : profile.diastolic + swing / 2 + between(random, -1.5, 1.5);
   const middle = at(7);
   readings.push({ measure: 'SYSTOLIC', value: round(systolic), measuredAt: middle });
@@ -202,7 +262,13 @@ export function generateBatch(
   // One ECG a day, taken in the 09:00 window.
   const ecg =
     hour >= 9 && hour < 9 + BATCH_MINUTES / 60
-      ? generateEcg(random, at(3), expectedHeartRate(profile, hour) + (has('tachycardia') ? 80 : 0))
+      ? generateEcg(
+          random,
+          at(3),
+          has('tachycardia')
+            ? (ranges.heartRate[0] + ranges.heartRate[1]) / 2
+            : expectedHeartRate(profile, hour),
+        )
       : null;
   return { readings, sleep, ecg, events };
 }
@@ -301,6 +367,35 @@ export function parseEventRates(text: string): Partial<Record<SimulatedEvent, nu
     rates[name as SimulatedEvent] = value;
   }
   return rates;
+}
+
+/**
+ * How often an abnormal episode reaches each level: most are mild (a fast heart during a fever, a
+ * blood pressure above target, a low SpO2 with a cold), a few are serious, rarely an emergency.
+ */
+export const SEVERITY_SHARES: Record<EpisodeSeverity, number> = { AT_RISK: 0.76, HIGH_RISK: 0.2, SOS: 0.04 };
+
+/** How many 15-minute windows an episode of each severity lasts, inclusive bounds: mild ones last hours, an emergency is one window (then the patient is treated). */
+export const EPISODE_WINDOWS: Record<EpisodeSeverity, [number, number]> = {
+  AT_RISK: [4, 16],
+  HIGH_RISK: [2, 6],
+  SOS: [1, 1],
+};
+
+/** A new abnormal episode: its severity (by SEVERITY_SHARES) and how many windows it lasts. */
+export function drawEpisode(random: () => number): { severity: EpisodeSeverity; windows: number } {
+  const draw = random();
+  let severity: EpisodeSeverity = 'SOS';
+  let cumulative = 0;
+  for (const level of EPISODE_SEVERITIES) {
+    cumulative += SEVERITY_SHARES[level];
+    if (draw < cumulative) {
+      severity = level;
+      break;
+    }
+  }
+  const [fewest, most] = EPISODE_WINDOWS[severity];
+  return { severity, windows: fewest + Math.floor(random() * (most - fewest + 1)) };
 }
 
 /** Which events fire for one batch, drawn from the per-batch probabilities. */

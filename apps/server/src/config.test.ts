@@ -63,6 +63,11 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ DATA_DIR: directory }).simulator).toBe(true);
     expect(loadConfig({ DATA_DIR: directory, SIMULATOR: 'off' }).simulator).toBe(false);
     expect(loadConfig({ DATA_DIR: directory, SEED_DEMO: 'false' }).simulator).toBe(false);
+    expect(loadConfig({ DATA_DIR: directory }).simulatorOperator).toBe(true);
+    expect(loadConfig({ DATA_DIR: directory, SIMULATOR_OPERATOR: 'off' }).simulatorOperator).toBe(false);
+    expect(problemsOf({ DATA_DIR: directory, SIMULATOR_OPERATOR: 'maybe' })).toEqual([
+      'SIMULATOR_OPERATOR: must be on or off (got "maybe")',
+    ]);
     const production = { NODE_ENV: 'production', SECRETS_KEY: 'ab'.repeat(32), DATA_DIR: directory };
     expect(loadConfig(production).simulator).toBe(false);
     expect(loadConfig({ ...production, SIMULATOR: 'on' }).simulator).toBe(true);

@@ -79,6 +79,7 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { error: 'must be one of fatal, error, warn, info, debug, trace, silent' }).default('info'),
   SEED_DEMO: booleanFromEnv.default(true),
   SIMULATOR: z.enum(['on', 'off'], { error: 'must be on or off' }).optional(),
+  SIMULATOR_OPERATOR: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   CONSOLE_DIR: z.string().optional(),
   COOKIE_SECURE: booleanFromEnv.optional(),
   ALLOWED_ORIGINS: allowedOrigins.default([]),
@@ -111,6 +112,8 @@ export interface Config {
   seedDemo: boolean;
   /** Run the simulated wearable fleet for the demo tenant after the server listens (serve only). */
   simulator: boolean;
+  /** With the simulator, a simulated duty operator works the demo tenant's SOS cases (SIMULATOR_OPERATOR). */
+  simulatorOperator: boolean;
   consoleDir: string | undefined;
   /** Secure session cookies (and HSTS): always, never, or 'auto' (always except plain HTTP to localhost). */
   cookieSecure: boolean | 'auto';
@@ -180,6 +183,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       values.SIMULATOR === undefined
         ? values.SEED_DEMO && values.NODE_ENV !== 'production'
         : values.SIMULATOR === 'on',
+    // The simulated duty operator works the demo tenant's SOS cases while the simulator runs.
+    simulatorOperator: values.SIMULATOR_OPERATOR === 'on',
     consoleDir: values.CONSOLE_DIR === undefined ? undefined : path.resolve(values.CONSOLE_DIR),
     cookieSecure: values.COOKIE_SECURE ?? 'auto',
     allowedOrigins: values.ALLOWED_ORIGINS,

@@ -78,7 +78,8 @@ async function run(command: string, config: Config) {
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
   console.log(`\nConsole:  http://localhost:${port}/\nAPI docs: http://localhost:${port}/docs\nDatabase: ${prepared.description}\n`);
   // Simulated watches for the demo tenant, through the HTTP collector like real devices.
-  if (config.simulator && config.seedDemo) startDemoFleet(port, log);
+  // With them a simulated duty operator works the demo's SOS cases (SIMULATOR_OPERATOR=off: nobody does).
+  if (config.simulator && config.seedDemo) startDemoFleet(port, log, { operator: config.simulatorOperator });
 }
 
 async function main() {

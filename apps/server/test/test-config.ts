@@ -17,6 +17,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: 'silent',
     seedDemo: false,
     simulator: false,
+    simulatorOperator: false,
     consoleDir: path.resolve('.tmp/no-console'),
     cookieSecure: false,
     allowedOrigins: [],

@@ -3,9 +3,10 @@ import { sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { TenantTransaction } from '../db/database.js';
 import { patientContacts } from '../db/schema.js';
-import { systemClock } from '../lib/clock.js';
+import { MINUTE, systemClock } from '../lib/clock.js';
 import { handleLevelSignal } from '../modules/alerts/escalation.js';
 import { insertTicket } from '../modules/alerts/records.js';
+import { insertReadings } from '../modules/vitals/ingest-store.js';
 import type { DemoTenantData } from './demo.js';
 
 const NAMES = ['Mai', 'Nam', 'Lan', 'Tuan', 'Hoa', 'Minh', 'Thu', 'Long'] as const;
@@ -35,12 +36,44 @@ export async function seedDemoAlerts(tx: TenantTransaction, data: DemoTenantData
   );
   await tx.insert(patientContacts).values(contactRows);
 
+  // The readings behind the seeded statuses, measured 20 minutes before seeding (at :30 s, where a
+  // simulated watch, which measures on the minute, never writes): SpO2 93 % for an at-risk patient,
+  // 91 % for a high-risk one; heart rate 178 and SpO2 86 % for a patient in SOS, then normal values
+  // ten minutes later (the open case holds the SOS status; closing it brings the patient to NORMAL).
+  // A patient without a simulated watch keeps a status below SOS until staff act on it: a silent
+  // watch proves nothing (docs/decisions.md).
+  const measuredAt = new Date(now.getTime() - 20 * MINUTE + 30_000);
+  const normalAgainAt = new Date(measuredAt.getTime() + 10 * MINUTE);
   const byStatus = await tx.execute<{
     id: string;
     status: 'AT_RISK' | 'HIGH_RISK' | 'SOS';
     health_center_id: string | null;
   }>(sql`SELECT id, status, health_center_id FROM patients WHERE status <> 'NORMAL' ORDER BY patient_code`);
   for (const patient of byStatus.rows) {
+    const vitals: { measure: 'HEART_RATE' | 'SPO2'; value: number; measuredAt: Date }[] =
+      patient.status === 'SOS'
+        ? [
+            { measure: 'HEART_RATE', value: 178, measuredAt },
+            { measure: 'SPO2', value: 86, measuredAt },
+          ]
+        : [{ measure: 'SPO2', value: patient.status === 'HIGH_RISK' ? 91 : 93, measuredAt }];
+    const afterwards =
+      patient.status === 'SOS'
+        ? [
+            { measure: 'HEART_RATE' as const, value: 84, measuredAt: normalAgainAt },
+            { measure: 'SPO2' as const, value: 96, measuredAt: normalAgainAt },
+          ]
+        : [];
+    await insertReadings(
+      tx,
+      { tenantId, patientId: patient.id, deviceId: null, batchId: null, receivedAt: now },
+      [...vitals, ...afterwards].map((reading, item) => ({
+        ...reading,
+        source: 'WIRELESS_DEVICE',
+        item,
+        late: false,
+      })),
+    );
     await handleLevelSignal(tx, systemClock, {
       tenantId,
       patientId: patient.id,
@@ -48,28 +81,23 @@ export async function seedDemoAlerts(tx: TenantTransaction, data: DemoTenantData
       level: patient.status,
       previousStatus: 'NORMAL',
       alertType: patient.status === 'SOS' ? 'HEART_RATE' : 'SPO2',
-      vitals:
-        patient.status === 'SOS'
-          ? [
-              { measure: 'HEART_RATE', value: 178, measuredAt: now },
-              { measure: 'SPO2', value: 86, measuredAt: now },
-            ]
-          : [{ measure: 'SPO2', value: patient.status === 'HIGH_RISK' ? 91 : 93, measuredAt: now }],
+      vitals,
       location: patient.status === 'SOS' ? { lat: 10.7769, lng: 106.7009 } : null,
       source: 'READING',
     });
   }
   // As the status engine would leave them (docs/status-lifecycle.md): the alert episode at the
-  // status, and the abnormal readings above as evidence, so they come down after the window of
-  // normal readings rather than at the first one.
-  const nowMs = now.getTime();
+  // status, and the readings above as evidence (the abnormal one, and the latest judged), so a
+  // watched patient comes down after the window of normal readings rather than at the first one.
+  const abnormalMs = measuredAt.getTime();
+  const normalMs = normalAgainAt.getTime();
   await tx.execute(sql`
     UPDATE patients
        SET alert_episode_level = status,
            level_evidence = CASE status
-             WHEN 'SOS' THEN jsonb_build_object('AT_RISK', ${nowMs}::bigint, 'HIGH_RISK', ${nowMs}::bigint, 'SOS', ${nowMs}::bigint, 'judged', ${nowMs}::bigint)
-             WHEN 'HIGH_RISK' THEN jsonb_build_object('AT_RISK', ${nowMs}::bigint, 'HIGH_RISK', ${nowMs}::bigint, 'judged', ${nowMs}::bigint)
-             ELSE jsonb_build_object('AT_RISK', ${nowMs}::bigint, 'judged', ${nowMs}::bigint)
+             WHEN 'SOS' THEN jsonb_build_object('AT_RISK', ${abnormalMs}::bigint, 'HIGH_RISK', ${abnormalMs}::bigint, 'SOS', ${abnormalMs}::bigint, 'judged', ${normalMs}::bigint)
+             WHEN 'HIGH_RISK' THEN jsonb_build_object('AT_RISK', ${abnormalMs}::bigint, 'HIGH_RISK', ${abnormalMs}::bigint, 'judged', ${abnormalMs}::bigint)
+             ELSE jsonb_build_object('AT_RISK', ${abnormalMs}::bigint, 'judged', ${abnormalMs}::bigint)
            END
      WHERE status <> 'NORMAL'`);
 

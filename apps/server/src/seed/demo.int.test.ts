@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../test/database.js';
-import { DEMO_PASSWORD, DEMO_TENANT_CODE, seedDemo } from './demo.js';
+import { DEMO_DUTY_OPERATOR_EMAIL, DEMO_PASSWORD, DEMO_TENANT_CODE, seedDemo } from './demo.js';
 
 let testDb: TestDatabase;
 let app: FastifyInstance;
@@ -60,4 +60,44 @@ it('every printed demo login works with the printed password', async () => {
     });
     expect(response.json(), login.username).toMatchObject({ resultCode: 200, data: { role: login.role } });
   }
+});
+
+it('backs every seeded status above NORMAL with the readings its alert cites', async () => {
+  await seedDemo(testDb.database);
+  const rows = await asOwner<{ status: string; measure: string; value: number; open_cases: number }>(
+    testDb.ownerUrl,
+    `SELECT p.status, r.measure, r.value,
+            (SELECT count(*)::int FROM sos_cases c WHERE c.patient_id = p.id AND c.status <> 'CLOSED') AS open_cases
+       FROM patients p
+       JOIN LATERAL (SELECT measure, value FROM readings WHERE patient_id = p.id ORDER BY measured_at LIMIT 1) r ON true
+      WHERE p.status <> 'NORMAL'`,
+  );
+  const patients = await asOwner<{ status: string; count: number }>(
+    testDb.ownerUrl,
+    `SELECT status, count(*)::int AS count FROM patients WHERE status <> 'NORMAL' GROUP BY status`,
+  );
+  const abnormal = patients.reduce((sum, row) => sum + row.count, 0);
+  // The first reading of each patient above NORMAL is the abnormal one (SpO2 93 / 91, heart rate 178).
+  expect(rows).toHaveLength(abnormal);
+  for (const row of rows) {
+    if (row.status === 'AT_RISK') expect(row).toMatchObject({ measure: 'SPO2', value: 93 });
+    if (row.status === 'HIGH_RISK') expect(row).toMatchObject({ measure: 'SPO2', value: 91 });
+    // An SOS patient's readings are normal again: the open case holds the status.
+    if (row.status === 'SOS') expect(row).toMatchObject({ measure: 'HEART_RATE', value: 178, open_cases: 1 });
+  }
+});
+
+it('seeds the simulated duty operator’s own operator account', async () => {
+  await seedDemo(testDb.database);
+  const response = await app.inject({
+    method: 'POST',
+    url: '/auth/oauth-token',
+    payload: {
+      tenant: DEMO_TENANT_CODE,
+      username: DEMO_DUTY_OPERATOR_EMAIL,
+      password: DEMO_PASSWORD,
+      grant_type: 'password',
+    },
+  });
+  expect(response.json()).toMatchObject({ resultCode: 200, data: { role: 'OPERATOR' } });
 });

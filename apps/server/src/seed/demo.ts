@@ -26,6 +26,8 @@ import { hashPassword } from '../modules/auth/passwords.js';
 export const DEMO_TENANT_CODE = 'demo';
 /** Meets the default password rule: 8-32 characters, lower, upper, digit, special. */
 export const DEMO_PASSWORD = 'Demo@2026';
+/** The account of the simulated duty operator (tools/simulator/demo-fleet.ts DEMO_DUTY_OPERATOR). */
+export const DEMO_DUTY_OPERATOR_EMAIL = 'duty-operator@demo.example';
 
 export interface DemoLogin {
   role: RoleCode;
@@ -237,6 +239,19 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
       scopeId: role === 'SCOPE_ADMIN' ? south.id : null,
     });
   }
+  // The simulated duty operator's own account (tools/simulator/operator.ts): it works the demo's SOS
+  // cases through the API, and its name says it is simulated in every case history. Not among the
+  // printed logins; a person logged in as the demo operator keeps their session.
+  await tx.insert(users).values({
+    tenantId,
+    id: uuidv7(),
+    email: DEMO_DUTY_OPERATOR_EMAIL,
+    firstName: 'Simulated',
+    lastName: 'Duty operator',
+    role: 'OPERATOR',
+    passwordHash,
+    healthCenterId: mainCenter.id,
+  });
   // The main center's admins (one MAIN, the others SUPPORT) and the southern scope's admin.
   const admins = [
     { userId: staff.MAIN_ADMIN, kind: 'MAIN' },
