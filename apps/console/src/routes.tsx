@@ -1,29 +1,22 @@
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import type { RoleArea } from '@rpm/contracts';
-import { AccountPage } from './features/account/account-page';
-import { ForgotPasswordPage } from './features/auth/forgot-password-page';
-import { LoginPage } from './features/auth/login-page';
 import { deviceRoutes } from './features/devices/device-routes';
 import { doctorRoutes } from './features/doctors/doctor-routes';
 import { importRoutes } from './features/imports/import-routes';
 import { monitoringRoutes } from './features/monitoring/monitoring-routes';
 import { orgRoutes } from './features/org/org-routes';
 import { patientRoutes } from './features/patients/patient-routes';
-import { RegisterPage } from './features/auth/register-page';
-import { PrivacyPage, PrivacyTerms } from './features/legal/privacy-terms';
-import { TermsOfUse, TermsPage } from './features/legal/terms-page';
-import { RoleEditorPage } from './features/roles/role-editor-page';
-import { RolesPage } from './features/roles/roles-page';
-import { AppLayout } from './features/shell/app-layout';
-import { AreaHomePage } from './features/shell/area-home-page';
 import { AreaGuard, AreaRedirect } from './features/shell/area-routes';
-import { NotFoundInShell, NotFoundPage } from './features/shell/not-found-page';
 import { RequirePermission } from './features/shell/permissions';
 import { RootLayout } from './features/shell/root-layout';
-import { StartupGate } from './features/shell/startup-gate';
+import {
+  NavigationPendingNotice,
+  RouteErrorPage,
+  RouteLoadingScreen,
+} from './features/shell/route-fallbacks';
 import { staffRoutes } from './features/staff/staff-routes';
 import { tenantAreaRoutes } from './features/tenants/tenant-routes';
-import { TrialRequestPage } from './features/trial-request/trial-request-page';
+import { lazyPage } from './lib/lazy-route';
 
 /** Every role area of spec §2, each a path prefix (contracts roles.ts). */
 export const ROLE_AREAS: readonly RoleArea[] = [
@@ -41,16 +34,19 @@ export const ROLE_AREAS: readonly RoleArea[] = [
 
 /**
  * The pages inside an area. Paths match the `path` of the navigation entries (navigation.ts);
- * a feature adds its route here and its entry there.
+ * a feature adds its route here and its entry there. Every page is its own chunk (`lazyPage`), so
+ * the login page and an area's first screen carry only their own code (tools/bundle-size.ts).
  */
 const areaPages: RouteObject[] = [
-  { index: true, element: <AreaHomePage /> },
+  {
+    index: true,
+    lazy: lazyPage(() => import('./features/shell/area-home-page').then((m) => m.AreaHomePage)),
+  },
   {
     path: 'account',
-    element: (
-      <RequirePermission permission="account.view">
-        <AccountPage />
-      </RequirePermission>
+    lazy: lazyPage(
+      () => import('./features/account/account-page').then((m) => m.AccountPage),
+      (page) => <RequirePermission permission="account.view">{page}</RequirePermission>,
     ),
   },
   {
@@ -62,9 +58,18 @@ const areaPages: RouteObject[] = [
       </RequirePermission>
     ),
     children: [
-      { index: true, element: <RolesPage /> },
-      { path: 'new', element: <RoleEditorPage /> },
-      { path: ':roleId', element: <RoleEditorPage /> },
+      {
+        index: true,
+        lazy: lazyPage(() => import('./features/roles/roles-page').then((m) => m.RolesPage)),
+      },
+      {
+        path: 'new',
+        lazy: lazyPage(() => import('./features/roles/role-editor-page').then((m) => m.RoleEditorPage)),
+      },
+      {
+        path: ':roleId',
+        lazy: lazyPage(() => import('./features/roles/role-editor-page').then((m) => m.RoleEditorPage)),
+      },
     ],
   },
   ...tenantAreaRoutes,
@@ -75,37 +80,81 @@ const areaPages: RouteObject[] = [
   ...doctorRoutes,
   ...deviceRoutes,
   ...monitoringRoutes,
-  { path: 'privacy', element: <PrivacyTerms /> },
-  { path: 'terms', element: <TermsOfUse /> },
-  { path: '*', element: <NotFoundInShell /> },
+  {
+    path: 'privacy',
+    lazy: lazyPage(() => import('./features/legal/privacy-terms').then((m) => m.PrivacyTerms)),
+  },
+  {
+    path: 'terms',
+    lazy: lazyPage(() => import('./features/legal/terms-page').then((m) => m.TermsOfUse)),
+  },
+  {
+    path: '*',
+    lazy: lazyPage(() => import('./features/shell/not-found-page').then((m) => m.NotFoundInShell)),
+  },
 ];
 
 export const routes: RouteObject[] = [
   {
-    element: <RootLayout />,
+    element: (
+      <>
+        <NavigationPendingNotice />
+        <RootLayout />
+      </>
+    ),
+    // Shown until the first screen's code has loaded; a route whose code fails to load (or that
+    // breaks) ends in the error page, inside the staff shell when the shell itself loaded.
+    hydrateFallbackElement: <RouteLoadingScreen />,
+    errorElement: <RouteErrorPage fullPage />,
     children: [
       // Public: render without a session and without the startup sequence.
-      { path: '/login', element: <LoginPage /> },
-      { path: '/forgot-password', element: <ForgotPasswordPage /> },
-      { path: '/register', element: <RegisterPage /> },
-      { path: '/trial-request', element: <TrialRequestPage /> },
-      { path: '/privacy', element: <PrivacyPage /> },
-      { path: '/terms', element: <TermsPage /> },
       {
-        element: <StartupGate />,
+        path: '/login',
+        lazy: lazyPage(() => import('./features/auth/login-page').then((m) => m.LoginPage)),
+      },
+      {
+        path: '/forgot-password',
+        lazy: lazyPage(() =>
+          import('./features/auth/forgot-password-page').then((m) => m.ForgotPasswordPage),
+        ),
+      },
+      {
+        path: '/register',
+        lazy: lazyPage(() => import('./features/auth/register-page').then((m) => m.RegisterPage)),
+      },
+      {
+        path: '/trial-request',
+        lazy: lazyPage(() =>
+          import('./features/trial-request/trial-request-page').then((m) => m.TrialRequestPage),
+        ),
+      },
+      {
+        path: '/privacy',
+        lazy: lazyPage(() => import('./features/legal/privacy-terms').then((m) => m.PrivacyPage)),
+      },
+      {
+        path: '/terms',
+        lazy: lazyPage(() => import('./features/legal/terms-page').then((m) => m.TermsPage)),
+      },
+      {
+        lazy: lazyPage(() => import('./features/shell/startup-gate').then((m) => m.StartupGate)),
         children: [
           { path: '/', element: <AreaRedirect /> },
           {
-            element: <AppLayout />,
+            lazy: lazyPage(() => import('./features/shell/app-layout').then((m) => m.AppLayout)),
             children: ROLE_AREAS.map((area) => ({
               path: `/${area}`,
               element: <AreaGuard area={area} />,
+              errorElement: <RouteErrorPage />,
               children: areaPages,
             })),
           },
         ],
       },
-      { path: '*', element: <NotFoundPage /> },
+      {
+        path: '*',
+        lazy: lazyPage(() => import('./features/shell/not-found-page').then((m) => m.NotFoundPage)),
+      },
     ],
   },
 ];

@@ -158,9 +158,11 @@ export async function buildApp({ config, database, clock = systemClock, logger }
   if (hasConsole) {
     await app.register(fastifyStatic, {
       root: consoleDir,
-      // index.html goes out through the not-found handler below, with a fresh CSP nonce.
+      // index.html goes out through the not-found handler below, with a fresh CSP nonce. The
+      // build's own records (.vite/manifest.json: every module's source path) are not for browsers.
       index: false,
-      allowedPath: (pathName: string) => pathName !== '/index.html' && !pathName.endsWith('/'),
+      allowedPath: (pathName: string) =>
+        pathName !== '/index.html' && !pathName.endsWith('/') && !pathName.startsWith('/.vite/'),
       setHeaders: (reply: FastifyReply, filePath: string) => {
         // Built assets carry a content hash in their name; index.html must always be fresh.
         reply.header(

@@ -1,7 +1,6 @@
 import { Outlet, type RouteObject } from 'react-router';
 import { RequirePermission } from '../shell/permissions';
-import { DeviceDetailPage } from './device-detail-page';
-import { DevicesPage } from './devices-page';
+import { lazyPage } from '../../lib/lazy-route';
 
 /** Devices and their connection and phone histories: the pages inside an area. */
 export const deviceRoutes: RouteObject[] = [
@@ -13,8 +12,14 @@ export const deviceRoutes: RouteObject[] = [
       </RequirePermission>
     ),
     children: [
-      { index: true, element: <DevicesPage /> },
-      { path: ':deviceId', element: <DeviceDetailPage /> },
+      {
+        index: true,
+        lazy: lazyPage(() => import('./devices-page').then((m) => m.DevicesPage)),
+      },
+      {
+        path: ':deviceId',
+        lazy: lazyPage(() => import('./device-detail-page').then((m) => m.DeviceDetailPage)),
+      },
     ],
   },
 ];

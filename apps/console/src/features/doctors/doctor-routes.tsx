@@ -1,8 +1,6 @@
 import { Outlet, type RouteObject } from 'react-router';
 import { RequirePermission } from '../shell/permissions';
-import { DoctorProfilePage } from './doctor-profile-page';
-import { DoctorsPage } from './doctors-page';
-import { RequestsPage } from './requests-page';
+import { lazyPage } from '../../lib/lazy-route';
 
 /** Doctors, doctor profiles and patient/doctor requests: the pages inside an area. */
 export const doctorRoutes: RouteObject[] = [
@@ -14,16 +12,21 @@ export const doctorRoutes: RouteObject[] = [
       </RequirePermission>
     ),
     children: [
-      { index: true, element: <DoctorsPage /> },
-      { path: ':doctorId', element: <DoctorProfilePage /> },
+      {
+        index: true,
+        lazy: lazyPage(() => import('./doctors-page').then((m) => m.DoctorsPage)),
+      },
+      {
+        path: ':doctorId',
+        lazy: lazyPage(() => import('./doctor-profile-page').then((m) => m.DoctorProfilePage)),
+      },
     ],
   },
   {
     path: 'requests',
-    element: (
-      <RequirePermission permission="relative.view">
-        <RequestsPage />
-      </RequirePermission>
+    lazy: lazyPage(
+      () => import('./requests-page').then((m) => m.RequestsPage),
+      (page) => <RequirePermission permission="relative.view">{page}</RequirePermission>,
     ),
   },
 ];

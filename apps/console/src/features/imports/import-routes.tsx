@@ -3,7 +3,7 @@ import type { RouteObject } from 'react-router';
 import { importKindsAllowed } from '@rpm/contracts';
 import { ForbiddenPage } from '../shell/forbidden-page';
 import { usePermissions } from '../shell/permissions';
-import { ImportsPage } from './imports-page';
+import { lazyPage } from '../../lib/lazy-route';
 
 /** The page is for holders of user.import (patients) or device.import (devices). */
 function RequireImportPermission({ children }: { children: ReactNode }) {
@@ -15,10 +15,9 @@ function RequireImportPermission({ children }: { children: ReactNode }) {
 export const importRoutes: RouteObject[] = [
   {
     path: 'imports',
-    element: (
-      <RequireImportPermission>
-        <ImportsPage />
-      </RequireImportPermission>
+    lazy: lazyPage(
+      () => import('./imports-page').then((m) => m.ImportsPage),
+      (page) => <RequireImportPermission>{page}</RequireImportPermission>,
     ),
   },
 ];

@@ -1,12 +1,7 @@
 import { Outlet, type RouteObject } from 'react-router';
 import { ForbiddenPage } from '../shell/forbidden-page';
 import { RequirePermission, usePermissions } from '../shell/permissions';
-import { MessagesPage } from './messages-page';
-import { SosCasePage } from './sos-case-page';
-import { SosListPage } from './sos-list-page';
-import { TicketDetailPage } from './ticket-detail-page';
-import { TicketStatisticsPage } from './ticket-statistics-page';
-import { TicketsPage } from './tickets-page';
+import { lazyPage } from '../../lib/lazy-route';
 
 const guarded = (element: React.ReactNode) => (
   <RequirePermission permission="health.sos">{element}</RequirePermission>
@@ -21,7 +16,9 @@ export const SOS_CASE_READ_PERMISSIONS = ['health.sos', 'health.view'] as const;
 
 function RequireCaseReader({ children }: { children: React.ReactNode }) {
   const { can } = usePermissions();
-  return <>{SOS_CASE_READ_PERMISSIONS.some((permission) => can(permission)) ? children : <ForbiddenPage />}</>;
+  return (
+    <>{SOS_CASE_READ_PERMISSIONS.some((permission) => can(permission)) ? children : <ForbiddenPage />}</>
+  );
 }
 
 /** SOS call list, patient in SOS, tickets (list, detail, statistics), SMS and call management. */
@@ -30,13 +27,15 @@ export const monitoringRoutes: RouteObject[] = [
     path: 'sos',
     element: <Outlet />,
     children: [
-      { index: true, element: guarded(<SosListPage />) },
+      {
+        index: true,
+        lazy: lazyPage(() => import('./sos-list-page').then((m) => m.SosListPage), guarded),
+      },
       {
         path: ':caseId',
-        element: (
-          <RequireCaseReader>
-            <SosCasePage />
-          </RequireCaseReader>
+        lazy: lazyPage(
+          () => import('./sos-case-page').then((m) => m.SosCasePage),
+          (page) => <RequireCaseReader>{page}</RequireCaseReader>,
         ),
       },
     ],
@@ -45,19 +44,27 @@ export const monitoringRoutes: RouteObject[] = [
     path: 'tickets',
     element: <Outlet />,
     children: [
-      { index: true, element: guarded(<TicketsPage />) },
-      { path: 'statistics', element: guarded(<TicketStatisticsPage />) },
+      {
+        index: true,
+        lazy: lazyPage(() => import('./tickets-page').then((m) => m.TicketsPage), guarded),
+      },
+      {
+        path: 'statistics',
+        lazy: lazyPage(() => import('./ticket-statistics-page').then((m) => m.TicketStatisticsPage), guarded),
+      },
       {
         // A ticket is read like a case: a doctor opens those of patients in their care (the server
         // decides which), and acts where the server offers actions.
         path: ':ticketId',
-        element: (
-          <RequireCaseReader>
-            <TicketDetailPage />
-          </RequireCaseReader>
+        lazy: lazyPage(
+          () => import('./ticket-detail-page').then((m) => m.TicketDetailPage),
+          (page) => <RequireCaseReader>{page}</RequireCaseReader>,
         ),
       },
     ],
   },
-  { path: 'messages', element: guarded(<MessagesPage />) },
+  {
+    path: 'messages',
+    lazy: lazyPage(() => import('./messages-page').then((m) => m.MessagesPage), guarded),
+  },
 ];

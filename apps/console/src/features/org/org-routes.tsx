@@ -1,10 +1,6 @@
 import { Outlet, type RouteObject } from 'react-router';
 import { RequirePermission } from '../shell/permissions';
-import { CenterDetailPage } from './center-detail-page';
-import { CenterFormPage } from './center-form-page';
-import { CentersPage } from './centers-page';
-import { ScopeDetailPage } from './scope-detail-page';
-import { ScopesPage } from './scopes-page';
+import { lazyPage } from '../../lib/lazy-route';
 
 /** The scope and health-center pages inside an area (paths match navigation.ts entries). */
 export const orgRoutes: RouteObject[] = [
@@ -16,8 +12,14 @@ export const orgRoutes: RouteObject[] = [
       </RequirePermission>
     ),
     children: [
-      { index: true, element: <ScopesPage /> },
-      { path: ':scopeId', element: <ScopeDetailPage /> },
+      {
+        index: true,
+        lazy: lazyPage(() => import('./scopes-page').then((m) => m.ScopesPage)),
+      },
+      {
+        path: ':scopeId',
+        lazy: lazyPage(() => import('./scope-detail-page').then((m) => m.ScopeDetailPage)),
+      },
     ],
   },
   {
@@ -28,10 +30,22 @@ export const orgRoutes: RouteObject[] = [
       </RequirePermission>
     ),
     children: [
-      { index: true, element: <CentersPage /> },
-      { path: 'new', element: <CenterFormPage /> },
-      { path: ':centerId', element: <CenterDetailPage /> },
-      { path: ':centerId/edit', element: <CenterFormPage /> },
+      {
+        index: true,
+        lazy: lazyPage(() => import('./centers-page').then((m) => m.CentersPage)),
+      },
+      {
+        path: 'new',
+        lazy: lazyPage(() => import('./center-form-page').then((m) => m.CenterFormPage)),
+      },
+      {
+        path: ':centerId',
+        lazy: lazyPage(() => import('./center-detail-page').then((m) => m.CenterDetailPage)),
+      },
+      {
+        path: ':centerId/edit',
+        lazy: lazyPage(() => import('./center-form-page').then((m) => m.CenterFormPage)),
+      },
     ],
   },
 ];

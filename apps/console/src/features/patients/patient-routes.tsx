@@ -1,8 +1,6 @@
 import { Outlet, type RouteObject } from 'react-router';
 import { RequirePermission } from '../shell/permissions';
-import { PatientFormPage } from './patient-form-page';
-import { PatientProfilePage } from './patient-profile-page';
-import { PatientsPage } from './patients-page';
+import { lazyPage } from '../../lib/lazy-route';
 
 /** Patients, their profiles, create and edit: the pages inside an area (the dashboard is the area home). */
 export const patientRoutes: RouteObject[] = [
@@ -14,22 +12,26 @@ export const patientRoutes: RouteObject[] = [
       </RequirePermission>
     ),
     children: [
-      { index: true, element: <PatientsPage /> },
+      {
+        index: true,
+        lazy: lazyPage(() => import('./patients-page').then((m) => m.PatientsPage)),
+      },
       {
         path: 'new',
-        element: (
-          <RequirePermission permission="user.create">
-            <PatientFormPage />
-          </RequirePermission>
+        lazy: lazyPage(
+          () => import('./patient-form-page').then((m) => m.PatientFormPage),
+          (page) => <RequirePermission permission="user.create">{page}</RequirePermission>,
         ),
       },
-      { path: ':patientId', element: <PatientProfilePage /> },
+      {
+        path: ':patientId',
+        lazy: lazyPage(() => import('./patient-profile-page').then((m) => m.PatientProfilePage)),
+      },
       {
         path: ':patientId/edit',
-        element: (
-          <RequirePermission permission="user.update">
-            <PatientFormPage />
-          </RequirePermission>
+        lazy: lazyPage(
+          () => import('./patient-form-page').then((m) => m.PatientFormPage),
+          (page) => <RequirePermission permission="user.update">{page}</RequirePermission>,
         ),
       },
     ],

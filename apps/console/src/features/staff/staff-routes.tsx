@@ -1,8 +1,6 @@
 import { Outlet, type RouteObject } from 'react-router';
 import { RequirePermission } from '../shell/permissions';
-import { StaffDetailPage } from './staff-detail-page';
-import { StaffFormPage } from './staff-form-page';
-import { StaffPage } from './staff-page';
+import { lazyPage } from '../../lib/lazy-route';
 
 /** The staff pages inside an area; creating and editing need their own permissions too. */
 export const staffRoutes: RouteObject[] = [
@@ -14,22 +12,26 @@ export const staffRoutes: RouteObject[] = [
       </RequirePermission>
     ),
     children: [
-      { index: true, element: <StaffPage /> },
+      {
+        index: true,
+        lazy: lazyPage(() => import('./staff-page').then((m) => m.StaffPage)),
+      },
       {
         path: 'new',
-        element: (
-          <RequirePermission permission="staff.create">
-            <StaffFormPage />
-          </RequirePermission>
+        lazy: lazyPage(
+          () => import('./staff-form-page').then((m) => m.StaffFormPage),
+          (page) => <RequirePermission permission="staff.create">{page}</RequirePermission>,
         ),
       },
-      { path: ':staffId', element: <StaffDetailPage /> },
+      {
+        path: ':staffId',
+        lazy: lazyPage(() => import('./staff-detail-page').then((m) => m.StaffDetailPage)),
+      },
       {
         path: ':staffId/edit',
-        element: (
-          <RequirePermission permission="staff.update">
-            <StaffFormPage />
-          </RequirePermission>
+        lazy: lazyPage(
+          () => import('./staff-form-page').then((m) => m.StaffFormPage),
+          (page) => <RequirePermission permission="staff.update">{page}</RequirePermission>,
         ),
       },
     ],

@@ -1,11 +1,7 @@
 import type { RouteObject } from 'react-router';
 import { Outlet } from 'react-router';
 import { RequirePermission } from '../shell/permissions';
-import { TenantCreatePage } from './tenant-create-page';
-import { TenantDetailPage } from './tenant-detail-page';
-import { TenantsPage } from './tenants-page';
-import { TrialRequestDetailPage } from './trial-request-detail-page';
-import { TrialRequestsPage } from './trial-requests-page';
+import { lazyPage } from '../../lib/lazy-route';
 
 /**
  * The tenant pages inside a role area (paths match navigation.ts). Guards sit on the routes, not
@@ -21,16 +17,21 @@ export const tenantAreaRoutes: RouteObject[] = [
       </RequirePermission>
     ),
     children: [
-      { index: true, element: <TenantsPage /> },
+      {
+        index: true,
+        lazy: lazyPage(() => import('./tenants-page').then((m) => m.TenantsPage)),
+      },
       {
         path: 'new',
-        element: (
-          <RequirePermission permission="tenant.create">
-            <TenantCreatePage />
-          </RequirePermission>
+        lazy: lazyPage(
+          () => import('./tenant-create-page').then((m) => m.TenantCreatePage),
+          (page) => <RequirePermission permission="tenant.create">{page}</RequirePermission>,
         ),
       },
-      { path: ':tenantId', element: <TenantDetailPage /> },
+      {
+        path: ':tenantId',
+        lazy: lazyPage(() => import('./tenant-detail-page').then((m) => m.TenantDetailPage)),
+      },
     ],
   },
   {
@@ -41,8 +42,14 @@ export const tenantAreaRoutes: RouteObject[] = [
       </RequirePermission>
     ),
     children: [
-      { index: true, element: <TrialRequestsPage /> },
-      { path: ':requestId', element: <TrialRequestDetailPage /> },
+      {
+        index: true,
+        lazy: lazyPage(() => import('./trial-requests-page').then((m) => m.TrialRequestsPage)),
+      },
+      {
+        path: ':requestId',
+        lazy: lazyPage(() => import('./trial-request-detail-page').then((m) => m.TrialRequestDetailPage)),
+      },
     ],
   },
 ];

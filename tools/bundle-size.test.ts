@@ -1,0 +1,178 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  AREA_HOME,
+  AREA_SHELL,
+  BUDGETS,
+  CONSOLE_DIST,
+  ENTRY,
+  firstLoadFiles,
+  formatTable,
+  type Manifest,
+  overBudget,
+  PUBLIC_PAGES,
+  readManifest,
+  roleAreas,
+  type ScreenWeight,
+  weighScreens,
+  createGzipSizer,
+} from './bundle-size';
+
+/** A build in miniature: the entry, a shared chunk, a lazy page with its own library and stylesheet. */
+const MANIFEST: Manifest = {
+  'index.html': {
+    file: 'assets/index.js',
+    isEntry: true,
+    imports: ['_react.js'],
+    css: ['assets/index.css'],
+    dynamicImports: ['src/features/auth/login-page.tsx', 'src/features/patients/patient-profile-page.tsx'],
+  },
+  '_react.js': { file: 'assets/react.js' },
+  '_charts.js': { file: 'assets/charts.js', imports: ['_react.js'], css: ['assets/charts.css'] },
+  'src/features/auth/login-page.tsx': {
+    file: 'assets/login-page.js',
+    isDynamicEntry: true,
+    imports: ['_react.js'],
+  },
+  'src/features/patients/patient-profile-page.tsx': {
+    file: 'assets/patient-profile-page.js',
+    isDynamicEntry: true,
+    imports: ['_charts.js'],
+    dynamicImports: ['src/features/health/ecg-panel.tsx'],
+  },
+  'src/features/health/ecg-panel.tsx': { file: 'assets/ecg-panel.js', isDynamicEntry: true },
+};
+
+function screen(name: string, js: number, css = 0): ScreenWeight {
+  return { screen: name, modules: [], files: [], js, css };
+}
+
+describe('first-load files from the build manifest', () => {
+  it('follow static imports and their stylesheets, not dynamic imports', () => {
+    expect(firstLoadFiles(MANIFEST, [ENTRY])).toEqual([
+      'assets/index.css',
+      'assets/index.js',
+      'assets/react.js',
+    ]);
+    expect(firstLoadFiles(MANIFEST, [ENTRY, 'src/features/patients/patient-profile-page.tsx'])).toEqual([
+      'assets/charts.css',
+      'assets/charts.js',
+      'assets/index.css',
+      'assets/index.js',
+      'assets/patient-profile-page.js',
+      'assets/react.js',
+    ]);
+  });
+
+  it('refuse a module that is not its own chunk, rather than weigh too little', () => {
+    expect(() => firstLoadFiles(MANIFEST, [ENTRY, 'src/features/devices/devices-page.tsx'])).toThrow(
+      /not in the build manifest/,
+    );
+  });
+
+  it('weigh every screen of a split build, and only the entry of an unsplit one', () => {
+    const sizes: Record<string, number> = {
+      'assets/index.js': 100,
+      'assets/react.js': 50,
+      'assets/index.css': 7,
+      'assets/login-page.js': 5,
+    };
+    const manifest: Manifest = {
+      ...MANIFEST,
+      ...Object.fromEntries(
+        [...Object.values(PUBLIC_PAGES), ...AREA_SHELL, AREA_HOME].map((module) => [
+          module,
+          { file: 'assets/login-page.js', isDynamicEntry: true },
+        ]),
+      ),
+    };
+    const weights = weighScreens(manifest, (file) => sizes[file] ?? 1);
+    const login = weights.find((weight) => weight.screen === '/login');
+    expect(login).toMatchObject({ js: 155, css: 7 });
+    expect(weights.map((weight) => weight.screen)).toEqual(
+      expect.arrayContaining([
+        '/doctor',
+        '/admin',
+        '/operator',
+        'page patient-profile-page',
+        'page ecg-panel',
+      ]),
+    );
+    const unsplit = weighScreens(manifest, (file) => sizes[file] ?? 1, { unsplit: true });
+    expect(unsplit.find((weight) => weight.screen === '/doctor')).toMatchObject({ js: 150, css: 7 });
+    expect(unsplit.some((weight) => weight.screen.startsWith('page '))).toBe(false);
+  });
+
+  it('name every role area', () => {
+    expect(roleAreas()).toEqual(
+      expect.arrayContaining([
+        'root',
+        'sadmin',
+        'admin',
+        'smadmin',
+        'operator',
+        'cskh',
+        'doctor',
+        'doctor-assistant',
+        'coach',
+        'user',
+      ]),
+    );
+  });
+
+  it('fail the login screen on JavaScript alone and an area screen on JavaScript and CSS', () => {
+    const budgets = { loginJsKb: 200, areaFirstScreenKb: 350 };
+    expect(
+      overBudget([screen('/login', 200_000, 90_000), screen('/doctor', 300_000, 50_000)], budgets),
+    ).toEqual([]);
+    expect(overBudget([screen('/login', 200_001)], budgets)).toEqual([
+      '/login needs 200.0 KB of gzipped JavaScript (budget 200 KB)',
+    ]);
+    expect(overBudget([screen('/doctor', 300_000, 50_001)], budgets)).toHaveLength(1);
+    expect(overBudget([screen('page patient-profile-page', 350_001)], budgets)).toHaveLength(1);
+    // Public pages other than login are weighed and shown, not held to the area budget.
+    expect(overBudget([screen('/register', 400_000)], budgets)).toEqual([]);
+  });
+});
+
+const manifest = readManifest();
+// `npm test` builds first; a unit-only run without a build skips, anything else must not.
+const isFullTestRun = process.env.npm_lifecycle_event === 'test';
+
+describe.runIf(manifest !== null || isFullTestRun)(
+  manifest
+    ? 'the built console (apps/console/dist)'
+    : 'the built console: not built, run "npm run build -w @rpm/console"',
+  () => {
+    const built = (): Manifest => {
+      if (!manifest)
+        throw new Error(`no ${CONSOLE_DIST}/.vite/manifest.json: "npm test" must build the console first`);
+      return manifest;
+    };
+
+    it('loads each page as its own chunk, none of them with the entry', () => {
+      const entryFiles = new Set(firstLoadFiles(built(), [ENTRY]));
+      for (const module of [...Object.values(PUBLIC_PAGES), ...AREA_SHELL, AREA_HOME]) {
+        const chunk = built()[module];
+        expect(chunk?.isDynamicEntry, module).toBe(true);
+        expect(entryFiles.has(chunk?.file ?? ''), module).toBe(false);
+      }
+    });
+
+    it('keeps every first screen within its budget', () => {
+      const screens = weighScreens(built(), createGzipSizer());
+      console.info(`Console first load, gzipped (budgets in tools/bundle-size.ts):\n${formatTable(screens)}`);
+      expect(overBudget(screens, BUDGETS)).toEqual([]);
+    });
+
+    it('ships no source maps', () => {
+      const assets = path.join(CONSOLE_DIST, 'assets');
+      for (const file of readdirSync(assets)) {
+        expect(file.endsWith('.map'), file).toBe(false);
+        if (file.endsWith('.js'))
+          expect(readFileSync(path.join(assets, file), 'utf8'), file).not.toContain('sourceMappingURL');
+      }
+    });
+  },
+);
