@@ -188,6 +188,15 @@ function sleepBody(night: SimulatedSleep): NonNullable<CollectorBatchBody['sleep
   };
 }
 
+/**
+ * The session is gone: expired (401), or replaced by a login of the same account in the same app
+ * elsewhere (403 auth.loggedInElsewhere). Logging in again takes the session back.
+ */
+export function isSessionLost(error: unknown): boolean {
+  const { status, code } = error as { status?: number; code?: string };
+  return status === 401 || code === 'auth.loggedInElsewhere';
+}
+
 /** The account a client logs in with, and where. */
 export type ClientLogin = Pick<FleetOptions, 'url' | 'tenant' | 'username' | 'password' | 'app'>;
 
@@ -263,7 +272,7 @@ export class CollectorClient {
         return;
       } catch (error) {
         const status = (error as { status?: number }).status;
-        if (status === 401) await this.login().catch(() => undefined);
+        if (isSessionLost(error)) await this.login().catch(() => undefined);
         else if (status !== undefined && status < 500 && status !== 429) throw error;
         if (isStopped()) throw error;
         stats.retries += 1;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageOn } from './fleet.js';
+import { ageOn, isSessionLost } from './fleet.js';
 import { dueStep, planCase } from './operator.js';
 import { createRandom } from './vitals.js';
 
@@ -47,5 +47,16 @@ describe('patient age for the episode thresholds', () => {
     expect(ageOn('1961-11-24', now)).toBe(65);
     expect(ageOn('1961-11-25', now)).toBe(64);
     expect(ageOn(null, now)).toBe(60);
+  });
+});
+
+describe('session handling', () => {
+  it('logs in again when the session expired or the same account logged in elsewhere', () => {
+    expect(isSessionLost(Object.assign(new Error(), { status: 401 }))).toBe(true);
+    expect(isSessionLost(Object.assign(new Error(), { status: 403, code: 'auth.loggedInElsewhere' }))).toBe(
+      true,
+    );
+    expect(isSessionLost(Object.assign(new Error(), { status: 403, code: 'auth.forbidden' }))).toBe(false);
+    expect(isSessionLost(Object.assign(new Error(), { status: 500 }))).toBe(false);
   });
 });

@@ -6,7 +6,7 @@
  * a few minutes later with a note that says it was simulated. The most recent open case is taken
  * but left open for a while, so whoever opens the console still sees live work.
  */
-import { CollectorClient, type ClientLogin } from './fleet.js';
+import { CollectorClient, isSessionLost, type ClientLogin } from './fleet.js';
 import { createRandom } from './vitals.js';
 
 export interface DutyOperatorOptions extends ClientLogin {
@@ -95,7 +95,7 @@ export async function startDutyOperator(options: DutyOperatorOptions): Promise<R
     try {
       return await client.call<T>(method, path, body);
     } catch (error) {
-      if ((error as { status?: number }).status !== 401) throw error;
+      if (!isSessionLost(error)) throw error;
       await client.login();
       return client.call<T>(method, path, body);
     }
