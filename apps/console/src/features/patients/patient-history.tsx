@@ -10,7 +10,8 @@ import { PatientStatusBadge } from './patient-status-badge';
 
 /**
  * Why a status changed, as a sentence in the reader's language: automatic changes carry a reason
- * code and its values (contracts STATUS_REASON_CODES); manual ones and older rows their text.
+ * code and its values (contracts STATUS_REASON_CODES), a staff member's change MANUAL with their
+ * note; older rows their text.
  */
 function reasonSentence(
   entry: PatientStatusHistoryEntry,
@@ -40,6 +41,8 @@ function reasonSentence(
     case 'CASE_CLOSED':
     case 'TICKET_CLOSED':
       return t(`history.reasons.${entry.reasonCode}`);
+    case 'MANUAL':
+      return t('history.reasons.MANUAL', { note: String(params.text ?? entry.reason) });
     default:
       return entry.reason;
   }

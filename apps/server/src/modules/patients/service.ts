@@ -23,7 +23,7 @@ import { DAY, type Clock } from '../../lib/clock.js';
 import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
 import { revokeUserSessions } from '../auth/store.js';
-import { publishEvent } from '../realtime/publish.js';
+import { applyManualStatusChange } from '../vitals/status-engine.js';
 import * as store from './store.js';
 import { toDetail, toHistoryEntry, toSummary } from './views.js';
 
@@ -313,7 +313,8 @@ export async function updatePatient(
 
 /**
  * PUT /account/patients/:id/status (spec §4): a manual change PATIENT_STATUS_TRANSITIONS allows,
- * with a reason; a history row and an audit row in the same transaction.
+ * with a reason; through the status lifecycle (docs/status-lifecycle.md), with an audit row, in
+ * the same transaction.
  */
 export function changeStatus(
   environment: PatientEnvironment,
@@ -335,17 +336,12 @@ export function changeStatus(
       throw new AppError('patient.cannotChangeStatus');
     }
     const now = clock.now();
-    await store.updatePatient(tx, patient.id, { status: target }, now);
-    const changeId = uuidv7();
-    await store.insertStatusChange(tx, {
-      tenantId: auth.tenantId,
-      id: changeId,
-      patientId: patient.id,
-      fromStatus: from,
-      toStatus: target,
-      reason,
+    // The status lifecycle's plan for a manual change (reason MANUAL with the note), applied by the
+    // status engine's executor: status, episode, evidence, come-down job, history row, live event.
+    const changeId = await applyManualStatusChange(tx, clock, auth.tenantId, patient.id, {
+      to: target,
+      note: reason,
       changedBy: auth.userId,
-      changedAt: now,
     });
     await recordAudit(tx, auth.tenantId, environment.audit, {
       action: 'PATIENT_STATUS_CHANGED',
@@ -354,13 +350,6 @@ export function changeStatus(
       targetId: patient.id,
       details: { from, to: target, reason, changeId },
       at: now,
-    });
-    // Dashboards, lists and profiles open elsewhere update live.
-    await publishEvent(tx, auth.tenantId, {
-      type: 'patient.statusChanged',
-      patientId: patient.id,
-      healthCenterId: patient.healthCenterId,
-      payload: { patientId: patient.id, from, to: target, reason, automatic: false },
     });
     return readAfterWrite(tx, patient.id);
   });
