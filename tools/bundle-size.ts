@@ -188,12 +188,16 @@ export function weighScreens(
 }
 
 /** Budget failures as sentences; empty when every screen is within its budget. */
-export function overBudget(screens: readonly ScreenWeight[], budgets: Budgets = BUDGETS): string[] {
+export function overBudget(
+  screens: readonly ScreenWeight[],
+  budgets: Budgets = BUDGETS,
+  label = 'budget',
+): string[] {
   const failures: string[] = [];
   for (const screen of screens) {
     if (screen.screen === '/login' && screen.js > budgets.loginJsKb * 1000) {
       failures.push(
-        `/login needs ${kb(screen.js)} KB of gzipped JavaScript (budget ${budgets.loginJsKb} KB)`,
+        `/login needs ${kb(screen.js)} KB of gzipped JavaScript (${label} ${budgets.loginJsKb} KB)`,
       );
     }
     if (
@@ -201,7 +205,7 @@ export function overBudget(screens: readonly ScreenWeight[], budgets: Budgets = 
       screen.js + screen.css > budgets.areaFirstScreenKb * 1000
     ) {
       failures.push(
-        `${screen.screen} needs ${kb(screen.js + screen.css)} KB gzipped (JS ${kb(screen.js)} + CSS ${kb(screen.css)}; budget ${budgets.areaFirstScreenKb} KB)`,
+        `${screen.screen} needs ${kb(screen.js + screen.css)} KB gzipped (JS ${kb(screen.js)} + CSS ${kb(screen.css)}; ${label} ${budgets.areaFirstScreenKb} KB)`,
       );
     }
   }
@@ -230,7 +234,7 @@ function main(): void {
   const screens = weighScreens(manifest, createGzipSizer(), { unsplit });
   console.log(formatTable(screens));
   const failures = overBudget(screens);
-  for (const failure of overBudget(screens, TARGETS)) console.log(`above target: ${failure}`);
+  for (const failure of overBudget(screens, TARGETS, 'target')) console.log(`above target: ${failure}`);
   for (const failure of failures) console.error(`over budget: ${failure}`);
   process.exit(failures.length > 0 ? 1 : 0);
 }
