@@ -12,6 +12,7 @@ import {
   type Measure,
   type ThresholdSet,
 } from '@rpm/contracts';
+import { z } from 'zod';
 import { api } from '../../api/client';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 
@@ -25,6 +26,12 @@ export function viewRange(view: HealthView, now = new Date()): { from: Date; to:
   return { from: new Date(now.getTime() - days * 86_400_000), to: now };
 }
 
+/**
+ * A series as the server answers it: its hours and days are the patient's local ones, in
+ * `timeZone` (an IANA name; absent from servers that predate it), for labelling the axis.
+ */
+const localSeriesSchema = healthSeriesSchema.extend({ timeZone: z.string().optional() });
+
 export const healthSeriesQuery = (patientId: string, measure: Measure, view: HealthView, to: Date) =>
   queryOptions({
     queryKey: [...HEALTH_QUERY_ROOT, patientId, 'series', measure, view, to.toISOString()],
@@ -36,7 +43,7 @@ export const healthSeriesQuery = (patientId: string, measure: Measure, view: Hea
         from: range.from.toISOString(),
         to: range.to.toISOString(),
       });
-      return api.get(`${base(patientId)}/data?${query.toString()}`, { schema: healthSeriesSchema, signal });
+      return api.get(`${base(patientId)}/data?${query.toString()}`, { schema: localSeriesSchema, signal });
     },
     placeholderData: keepPreviousData,
     meta: { errorDisplay: 'inline' },
