@@ -37,8 +37,10 @@ import { ageOn, patientThresholdsOf } from './thresholds-store.js';
  * rules are pure and live in contracts status-lifecycle.ts (docs/status-lifecycle.md): the status
  * rises at once to the worst level seen and comes back down when readings stayed within a lower
  * level for the tenant's window and no SOS case is open (at ingestion, or by the per-patient job
- * `vitals.statusSettle`); alert episodes decide what is alerted. {@link applyStatusDecision} is the
- * one executor: it loads the lifecycle state, asks the rules and writes their decisions.
+ * `vitals.statusSettle`); alert episodes decide what is alerted. Each entry point (a batch, an SOS
+ * press or hotline call, a closed case or ticket, the come-down job, a manual change) loads the
+ * lifecycle state, asks contracts for a StatusPlan and hands it to the one executor,
+ * {@link applyStatusPlan}; an alert the plan opens goes to the alerting side (signalLevel).
  */
 
 export interface EvaluatedReading {
@@ -120,70 +122,46 @@ export interface DirectSos {
   location: { lat: number; lng: number } | null;
 }
 
+/**
+ * What raised a batch's status, if it rises: the alert type and source the alerting side is told,
+ * and the reason as data (history row reason_code / reason_params).
+ */
 export interface StatusDecision {
-  /** The new status, or null when it does not rise. */
-  raiseTo: AlertLevel | null;
-  /**
-   * The level the alerting side is told of: the new status, or — for a fall or an SOS press — the
-   * level it reaches even when the patient is already there (a second press joins the open case).
-   */
-  signalAt: AlertLevel | null;
-  /** Whether the alerting side is told (not while "I am fine" holds, below SOS). */
-  signal: boolean;
-  clearSuppression: boolean;
   alertType: AlertType;
   source: LevelSignal['source'];
-  reason: string;
-  /** What raised it, as data (history row reason_code / reason_params). */
   statusReason: StatusReason;
 }
 
 /**
- * What a batch does to a patient's status judged from the patient row alone (the rise and the
- * alert type and reason). {@link applyStatusDecision} completes it with the lifecycle state (alert
- * episode, evidence, open case, the tenant's window) under the patient's lock and applies the
- * contracts rules; this preliminary form stays for callers that only need the rise.
+ * What a batch's trigger is (a fall or an SOS press first, else the first reading at the worst
+ * level). Everything the batch does — rise, come-down, episode, alert — is the contracts plan
+ * {@link applyStatusDecision} asks for under the patient's lock.
  */
 export function decideStatus(
-  patient: PatientState,
+  _patient: PatientState,
   evaluation: Evaluation,
   direct: readonly DirectSos[],
 ): StatusDecision {
   const firstDirect = direct[0];
-  const reached: VitalStatus = firstDirect === undefined ? evaluation.worst : 'SOS';
-  const level = capForAccount(reached, patient.accountKind);
-  // "I am fine" lasts until a batch evaluates all NORMAL (spec §4: "until values normalize").
-  const clearSuppression =
-    patient.alertsSuppressedUntilNormal &&
-    firstDirect === undefined &&
-    evaluation.evaluatedCount > 0 &&
-    evaluation.worst === 'NORMAL';
-  const isSuppressed = patient.alertsSuppressedUntilNormal && !clearSuppression;
-  const raiseTo = level !== 'NORMAL' && isWorse(level, patient.status) ? level : null;
   const trigger = evaluation.triggering[0];
-  let alertType: AlertType = 'CALL';
-  let source: LevelSignal['source'] = 'READING';
-  let statusReason: StatusReason = { code: 'READING', params: { measure: '', value: 0, unit: '' } };
   if (firstDirect !== undefined) {
-    alertType = firstDirect.source === 'FALL' ? 'FALL' : 'CALL';
-    source = firstDirect.source;
-    statusReason = { code: 'EVENT', params: { source: firstDirect.source } };
-  } else if (trigger !== undefined) {
-    alertType = alertTypeOf(trigger.measure);
-    statusReason = readingReason(trigger.measure, trigger.value);
+    return {
+      alertType: firstDirect.source === 'FALL' ? 'FALL' : 'CALL',
+      source: firstDirect.source,
+      statusReason: { code: 'EVENT', params: { source: firstDirect.source } },
+    };
   }
-  const reason =
-    trigger === undefined && firstDirect === undefined ? 'automatic' : statusReasonText(statusReason);
-  const signalAt = raiseTo ?? (firstDirect !== undefined && level !== 'NORMAL' ? level : null);
+  if (trigger !== undefined) {
+    return {
+      alertType: alertTypeOf(trigger.measure),
+      source: 'READING',
+      statusReason: readingReason(trigger.measure, trigger.value),
+    };
+  }
   return {
-    raiseTo,
-    signalAt,
-    signal: signalAt !== null && !(isSuppressed && signalAt !== 'SOS'),
-    clearSuppression,
-    alertType,
-    source,
-    reason,
-    statusReason,
+    alertType: 'CALL',
+    source: 'READING',
+    statusReason: { code: 'READING', params: { measure: '', value: 0, unit: '' } },
   };
 }
 
