@@ -4,5 +4,6 @@
  */
 import '../alerts/jobs.js';
 import '../vitals/maintenance-job.js';
+import '../vitals/local-rollups-job.js';
 
 export {};

@@ -35,7 +35,6 @@ import {
   readSportList,
 } from './fetch-service.js';
 import { enterManually, ingestBatch, recordHotlineCall } from './ingest-service.js';
-import './local-rollups-job.js';
 import { installVitalsJobs } from './maintenance-job.js';
 import type { VitalsEnvironment } from './patient-access.js';
 import {
