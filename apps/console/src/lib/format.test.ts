@@ -1,14 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { changeLanguage, initI18n } from '../i18n';
 import {
   displayDateForSchema,
   formatBytes,
   formatDate,
   formatDateTime,
   formatDateTyping,
+  formatMeasure,
   formatNumber,
   formatPercent,
   formatRelativeAge,
   formatTime,
+  formatUnit,
   parseDisplayDate,
   toDisplayDate,
   usableTimeZone,
@@ -133,5 +136,30 @@ describe('typed dates (dd/MM/yyyy)', () => {
     expect(formatDateTyping('15061990')).toBe('15/06/1990');
     expect(formatDateTyping('15/06/')).toBe('15/06');
     expect(formatDateTyping('15a06b19901234')).toBe('15/06/1990');
+  });
+});
+
+describe('units in the console language', () => {
+  beforeAll(async () => {
+    await initI18n();
+  });
+
+  it('translates the units people read and keeps the symbols', () => {
+    changeLanguage('en');
+    expect(formatUnit('count')).toBe('steps');
+    expect(formatUnit('C')).toBe('°C');
+    expect(formatMeasure(72, 'bpm', 0)).toBe('72 bpm');
+    changeLanguage('vi');
+    expect(formatUnit('/min')).toBe('lần/phút');
+    expect(formatUnit('count')).toBe('bước');
+    expect(formatUnit('mmHg')).toBe('mmHg');
+    expect(formatMeasure(36.6, 'C', 1)).toBe('36,6 °C');
+    expect(formatMeasure(97.5, '%', 1)).toBe('97,5%');
+    expect(formatMeasure(5008, 'count', 0)).toBe('5.008 bước');
+  });
+
+  it('shows an unknown unit as stored', () => {
+    changeLanguage('vi');
+    expect(formatUnit('furlongs')).toBe('furlongs');
   });
 });

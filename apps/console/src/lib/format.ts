@@ -7,7 +7,7 @@
  * The language is read from i18n at each call and the zone is set once the profile is known, so
  * call sites stay one plain function call; tests and charts pass both explicitly.
  */
-import { currentLanguage } from '../i18n';
+import { currentLanguage, translateKey } from '../i18n';
 
 export interface FormatContext {
   /** A console language ("en", "vi"); defaults to the current one. */
@@ -135,6 +135,41 @@ export function formatPercent(ratio: number, decimals = 0, context?: FormatConte
     minimumFractionDigits: 0,
     maximumFractionDigits: decimals,
   }).format(ratio);
+}
+
+/** A measure's unit as stored (contracts MEASURES and the unit conversions) -> its message key. */
+const UNIT_KEYS: Record<string, string> = {
+  bpm: 'bpm',
+  '%': 'percent',
+  ms: 'ms',
+  mmHg: 'mmHg',
+  C: 'celsius',
+  F: 'fahrenheit',
+  'mg/dL': 'mgPerDl',
+  'mmol/L': 'mmolPerL',
+  'umol/L': 'umolPerL',
+  kg: 'kg',
+  lbs: 'lbs',
+  cm: 'cm',
+  in: 'inch',
+  'kg/m2': 'kgPerM2',
+  count: 'count',
+  kcal: 'kcal',
+  '/min': 'perMinute',
+};
+
+/** A measure's unit in the console's language ("/min" -> "lần/phút"); an unknown unit as stored. */
+export function formatUnit(unit: string): string {
+  const key = UNIT_KEYS[unit];
+  return key === undefined ? unit : translateKey(`health:units.${key}`);
+}
+
+/** A value with its unit: "36,6 °C", "72 nhịp/phút" ("%" sits close to the number). */
+export function formatMeasure(value: number | null | undefined, unit: string, decimals?: number, context?: FormatContext): string {
+  const number = formatNumber(value, decimals, context);
+  if (number === '') return '';
+  const label = formatUnit(unit);
+  return unit === '%' ? `${number}${label}` : `${number} ${label}`;
 }
 
 const BYTE_UNITS = ['B', 'KB', 'MB', 'GB'] as const;

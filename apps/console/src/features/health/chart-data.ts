@@ -7,6 +7,7 @@ import {
   type ThresholdMetric,
   type ThresholdSet,
 } from '@rpm/contracts';
+import { formatUnit } from '../../lib/format';
 
 /** A measure of the picker: one chart, one or two series (blood pressure), their thresholds. */
 export interface ChartMeasure {
@@ -35,11 +36,9 @@ export const CHART_MEASURES = [
 ] as const satisfies readonly (Omit<ChartMeasure, 'key'> & { key: string })[];
 export type ChartMeasureKey = (typeof CHART_MEASURES)[number]['key'];
 
-/** How a unit is written for people: the API says C and F for the thermal units. */
+/** How a unit is written for people, in the console's language (the API says C and F for the thermal units). */
 export function unitLabel(unit: string): string {
-  if (unit === 'C') return '°C';
-  if (unit === 'F') return '°F';
-  return unit;
+  return formatUnit(unit);
 }
 
 /** Severity colours, the same as the patient status badge. */

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type uPlot from 'uplot';
 import type { EcgDetail, GENDERS } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatMeasure } from '../../lib/format';
 import { EmptyList, ErrorState, LoadingState, TablePager } from '../shell/query-states';
 import { ecgDetailQuery, ecgListQuery } from './health-api';
 import { qtFlag, type QtFlag } from './health-rules';
@@ -143,7 +143,7 @@ function EcgDetailView({
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
         <Measure
           label={t('ecg.averageHeartRate')}
-          value={record.averageHeartRate === null ? none : `${record.averageHeartRate.toFixed(0)} bpm`}
+          value={record.averageHeartRate === null ? none : formatMeasure(record.averageHeartRate, 'bpm', 0)}
         />
         <Measure label={t('ecg.hrv')} value={record.hrv === null ? none : `${record.hrv.toFixed(0)} ms`} />
         <Measure

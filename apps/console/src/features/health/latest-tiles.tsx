@@ -2,7 +2,7 @@ import { Badge, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { LatestReadings, Measure } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatNumber } from '../../lib/format';
 import { STATUS_COLOR } from '../patients/patient-status-badge';
 import { ErrorState, LoadingState } from '../shell/query-states';
 import { unitLabel } from './chart-data';
@@ -24,7 +24,7 @@ const TILE_MEASURES: readonly Measure[] = [
 
 function formatValue(measure: Measure, value: number): string {
   const decimals = measure === 'TEMPERATURE' || measure === 'WEIGHT' || measure === 'GLUCOSE' ? 1 : 0;
-  return value.toFixed(decimals);
+  return formatNumber(value, decimals);
 }
 
 /** The latest value of each measure with its time, and the patient's vital status. */

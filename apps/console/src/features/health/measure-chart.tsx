@@ -5,6 +5,7 @@ import { ALERT_LEVELS, type HealthSeries, type ThresholdSet } from '@rpm/contrac
 import { useTranslation } from 'react-i18next';
 import { profileQuery } from '../account/account-api';
 import { useOptionalSession } from '../shell/session-context';
+import { formatNumber } from '../../lib/format';
 import { chartAxisLabels, chartDateTime, usableTimeZone } from './chart-time';
 import {
   alignSeries,
@@ -179,6 +180,8 @@ export function MeasureChart({
         });
       });
     }
+    // Legend values in the console's language, with the measure's decimals (36,6 in vi).
+    for (const item of uplotSeries.slice(1)) item.value ??= (_plot, value) => (Number.isFinite(value) ? formatNumber(value, measure.decimals) : '—');
     const shortNames = Object.fromEntries(metrics.map((metric) => [metric, t(`measures.${metric}`)]));
     return {
       series: uplotSeries,
@@ -191,7 +194,7 @@ export function MeasureChart({
       tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), timeZone),
       axes: [
         { values: (_plot, ticks) => chartAxisLabels(ticks, timeZone), space: 95, size: 56 },
-        { label: unitLabel(unit), size: 56 },
+        { label: unitLabel(unit), size: 56, values: (_plot, ticks) => ticks.map((tick) => formatNumber(tick)) },
       ],
       legend: { live: true },
       cursor: { drag: { x: false, y: false } },

@@ -4,6 +4,7 @@ import { MESSAGE_KINDS, MESSAGE_STATUSES } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/format';
+import { DayFilterField } from '../shell/date-field';
 import { SearchIcon } from '../shell/icons';
 import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';
 import { usePageTitle } from '../shell/use-page-title';
@@ -17,7 +18,6 @@ const STATUS_COLOR: Record<(typeof MESSAGE_STATUSES)[number], string> = {
   COMPLETED: 'teal',
   NO_ANSWER: 'orange',
 };
-const isDay = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
 
 /** SMS and call management (spec §2, §3 SMS or call): from, to, provider, send date, status. */
 export function MessagesPage() {
@@ -80,22 +80,18 @@ export function MessagesPage() {
           clearable
           w={160}
         />
-        <TextInput
-          type="date"
+        <DayFilterField
           label={t('messages.from')}
-          value={filter.from ?? ''}
-          onChange={(event) => {
-            const { value } = event.currentTarget;
-            update({ from: isDay(value) ? value : null });
+          value={filter.from}
+          onChange={(from) => {
+            update({ from });
           }}
         />
-        <TextInput
-          type="date"
+        <DayFilterField
           label={t('messages.to')}
-          value={filter.to ?? ''}
-          onChange={(event) => {
-            const { value } = event.currentTarget;
-            update({ to: isDay(value) ? value : null });
+          value={filter.to}
+          onChange={(to) => {
+            update({ to });
           }}
         />
       </Group>

@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { isApiError } from '../../api/api-error';
 import { formatDateTime } from '../../lib/format';
+import { organisationTypeLabel } from './organisation-type-label';
 import { useOrgReach } from '../levels/use-org-reach';
 import { InfoTile } from '../shell/info-tile';
 import { areaPath } from '../shell/navigation';
@@ -105,7 +106,7 @@ function CenterView({ center, isWholeTenant }: { center: CenterDetail; isWholeTe
             <Group gap="xs">
               {center.type ? (
                 <Badge variant="outline" color="gray">
-                  {center.type}
+                  {organisationTypeLabel(center.type)}
                 </Badge>
               ) : null}
               <EnabledBadge enabled={center.enabled} />

@@ -5,6 +5,7 @@ import type { ScopeDetail } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { formatDateTime } from '../../lib/format';
+import { organisationTypeLabel } from './organisation-type-label';
 import { areaPath } from '../shell/navigation';
 import { InfoTile } from '../shell/info-tile';
 import { EmptyList, ErrorState, LoadingState } from '../shell/query-states';
@@ -33,7 +34,7 @@ function ScopeDetailView({ scope }: { scope: ScopeDetail }) {
             <Badge variant="light">{t('scopes.levelN', { level: scope.level })}</Badge>
             {scope.type ? (
               <Badge variant="outline" color="gray">
-                {scope.type}
+                {organisationTypeLabel(scope.type)}
               </Badge>
             ) : null}
             <EnabledBadge enabled={scope.enabled} />

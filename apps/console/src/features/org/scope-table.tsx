@@ -16,6 +16,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/format';
+import { organisationTypeLabel } from './organisation-type-label';
 import { scopePath, scopesInTreeOrder } from '../levels/reach';
 import { useOrgReach } from '../levels/use-org-reach';
 import { SearchIcon } from '../shell/icons';
@@ -153,7 +154,7 @@ export function ScopeTable({
                         {scope.name}
                       </Anchor>
                     </Table.Td>
-                    <Table.Td>{scope.type || <Text c="dimmed">—</Text>}</Table.Td>
+                    <Table.Td>{scope.type ? organisationTypeLabel(scope.type) : <Text c="dimmed">—</Text>}</Table.Td>
                     <Table.Td>{scope.level}</Table.Td>
                     <Table.Td>{nameOf(scope.parentId) || <Text c="dimmed">—</Text>}</Table.Td>
                     <Table.Td miw={90}>

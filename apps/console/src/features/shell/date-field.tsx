@@ -1,6 +1,7 @@
+import { useState } from 'react';
 import { TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { formatDateTyping } from '../../lib/format';
+import { formatDateTyping, parseDisplayDate, toDisplayDate } from '../../lib/format';
 
 /** A date typed as dd/MM/yyyy (spec §9), digits only; the slashes appear by themselves. */
 export function DateField({
@@ -11,6 +12,7 @@ export function DateField({
   onChange,
   isRequired = false,
   autoComplete,
+  width,
 }: {
   label: string;
   description?: string;
@@ -19,6 +21,7 @@ export function DateField({
   onChange: (value: string) => void;
   isRequired?: boolean;
   autoComplete?: string;
+  width?: number;
 }) {
   const { t } = useTranslation();
   return (
@@ -35,6 +38,38 @@ export function DateField({
       error={error}
       autoComplete={autoComplete}
       withAsterisk={isRequired}
+      w={width}
+    />
+  );
+}
+
+/**
+ * A list's day filter typed as dd/MM/yyyy: hands the ISO day (yyyy-MM-dd) up once the date is
+ * whole and real, null while it is empty or unfinished, and keeps what is being typed meanwhile.
+ */
+export function DayFilterField({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string | null;
+  onChange: (isoDay: string | null) => void;
+}) {
+  const [typed, setTyped] = useState(() => toDisplayDate(value));
+  // A filter cleared or set from outside (a reset, the address) shows as such.
+  const shown = value !== null && parseDisplayDate(typed) !== value ? toDisplayDate(value) : typed;
+  return (
+    <DateField
+      label={label}
+      value={shown}
+      error={undefined}
+      width={130}
+      onChange={(text) => {
+        setTyped(text);
+        const day = parseDisplayDate(text);
+        if (day !== value) onChange(day);
+      }}
     />
   );
 }
