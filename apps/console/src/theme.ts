@@ -180,7 +180,7 @@ export interface PaletteColors {
 export const PAGE_BACKGROUND = '#f8f9fa';
 
 export function paletteColors(palette: MantineColorsTuple, isBrand: boolean): PaletteColors {
-  const shade = (index: number) => palette[Math.min(Math.max(index, 0), 9)];
+  const shade = (index: number): string => palette[index] ?? BLACK;
   // White must be the better of the two (not merely 4.5:1), or the text would turn black.
   const whiteShade = FILLED_SHADES.find((index) => readableTextOn(shade(index)) === WHITE);
   const filledIndex = isBrand ? BASE_SHADE_INDEX : (whiteShade ?? BASE_SHADE_INDEX);
