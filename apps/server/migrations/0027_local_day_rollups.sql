@@ -17,16 +17,28 @@
 
 -- The time zone a patient's rollups and views use. SECURITY DEFINER: the account row may be hidden
 -- from the caller by center visibility; only the zone is returned, only within the caller's tenant.
+-- A name this server's time zone database does not know (accounts are checked against the
+-- runtime's list) counts as UTC rather than failing every batch of the patient.
 CREATE FUNCTION patient_time_zone(patient uuid) RETURNS text
-  LANGUAGE sql STABLE SECURITY DEFINER
+  LANGUAGE plpgsql STABLE SECURITY DEFINER
   SET search_path = public, pg_temp
   AS $$
-    SELECT coalesce(
-      (SELECT account.time_zone
-         FROM patients p JOIN users account ON account.tenant_id = p.tenant_id AND account.id = p.user_id
-        WHERE p.tenant_id = app_current_tenant() AND p.id = patient),
-      'UTC')
-  $$;
+DECLARE
+  zone text;
+BEGIN
+  SELECT account.time_zone INTO zone
+    FROM patients p JOIN users account ON account.tenant_id = p.tenant_id AND account.id = p.user_id
+   WHERE p.tenant_id = app_current_tenant() AND p.id = patient;
+  IF zone IS NULL THEN
+    RETURN 'UTC';
+  END IF;
+  BEGIN
+    PERFORM now() AT TIME ZONE zone;
+  EXCEPTION WHEN invalid_parameter_value THEN
+    RETURN 'UTC';
+  END;
+  RETURN zone;
+END $$;
 REVOKE ALL ON FUNCTION patient_time_zone(uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION patient_time_zone(uuid) TO rpm_app;
 
@@ -113,7 +125,8 @@ DELETE FROM readings_hourly;
 DELETE FROM readings_daily;
 INSERT INTO readings_hourly (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
 WITH zones AS (
-  SELECT p.tenant_id, p.id AS patient_id, coalesce(account.time_zone, 'UTC') AS zone
+  SELECT p.tenant_id, p.id AS patient_id,
+         CASE WHEN account.time_zone IN (SELECT name FROM pg_timezone_names) THEN account.time_zone ELSE 'UTC' END AS zone
     FROM patients p LEFT JOIN users account ON account.tenant_id = p.tenant_id AND account.id = p.user_id)
 SELECT r.tenant_id, r.patient_id, r.measure, rollup_hour_start(r.measured_at, z.zone), count(*), sum(r.value),
        min(r.value), max(r.value), (array_agg(r.value ORDER BY r.measured_at DESC))[1], max(r.measured_at)
@@ -121,7 +134,8 @@ SELECT r.tenant_id, r.patient_id, r.measure, rollup_hour_start(r.measured_at, z.
  GROUP BY r.tenant_id, r.patient_id, r.measure, rollup_hour_start(r.measured_at, z.zone);
 INSERT INTO readings_daily (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
 WITH zones AS (
-  SELECT p.tenant_id, p.id AS patient_id, coalesce(account.time_zone, 'UTC') AS zone
+  SELECT p.tenant_id, p.id AS patient_id,
+         CASE WHEN account.time_zone IN (SELECT name FROM pg_timezone_names) THEN account.time_zone ELSE 'UTC' END AS zone
     FROM patients p LEFT JOIN users account ON account.tenant_id = p.tenant_id AND account.id = p.user_id)
 SELECT r.tenant_id, r.patient_id, r.measure, rollup_day_start(r.measured_at, z.zone), count(*), sum(r.value),
        min(r.value), max(r.value), (array_agg(r.value ORDER BY r.measured_at DESC))[1], max(r.measured_at)

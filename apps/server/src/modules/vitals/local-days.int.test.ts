@@ -164,6 +164,15 @@ describe('local days in Asia/Ho_Chi_Minh (UTC+7)', () => {
 });
 
 describe('zones whose offset is not a whole hour', () => {
+  it('a zone name the database does not know counts as UTC instead of refusing batches', async () => {
+    const { patient } = await patientIn('Mars/Olympus_Mons');
+    await send(patient.id, [['2026-11-10T16:30:00Z', 60]]);
+    const month = await series(patient.id, { view: 'month', date: '2026-11-10' });
+    expect(month.timeZone).toBe('UTC');
+    expect(buckets(month)).toEqual([['2026-11-10T00:00:00.000Z', 60, 1]]);
+  });
+
+
   it('Asia/Kolkata (+05:30): days start at 18:30 UTC, hours at :30', async () => {
     const { patient } = await patientIn('Asia/Kolkata');
     await send(patient.id, [
