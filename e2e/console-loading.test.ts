@@ -54,6 +54,37 @@ describe('console loading', () => {
     }
   });
 
+  it('keeps the current page with a loading notice while the code of the next page is on its way', async () => {
+    const page = await driver.openPage();
+    await driver.signIn(page, 'main-admin@demo.example');
+    await page.waitForURL('**/smadmin');
+    const devicesLink = page.getByRole('navigation').getByRole('link', { name: 'Devices' });
+    await devicesLink.waitFor();
+    const homeHeading = page.getByRole('heading', { level: 1 }).first();
+    const homeTitle = await homeHeading.textContent();
+
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/devices-page-[\w-]{8}\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await devicesLink.click();
+    const notice = page.getByTestId('route-pending');
+    await expect.poll(() => notice.isVisible()).toBe(true);
+    expect(await notice.getAttribute('role')).toBe('status');
+    expect(await notice.textContent()).toBe('Loading the page…');
+    // The page being left stays in place until the next one can be drawn.
+    expect(await homeHeading.textContent()).toBe(homeTitle);
+
+    release();
+    await page.waitForURL('**/smadmin/devices');
+    await expect.poll(() => page.getByRole('heading', { name: 'Devices', level: 1 }).isVisible()).toBe(true);
+    await expect.poll(() => notice.count()).toBe(0);
+  });
+
   it('a page whose code does not arrive offers a reload inside the shell, and the reload brings it', async () => {
     const page = await driver.openPage();
     await driver.signIn(page, 'main-admin@demo.example');
