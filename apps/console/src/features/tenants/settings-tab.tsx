@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Autocomplete, Paper, Select, SimpleGrid, Switch, TextInput, Title } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   LANGUAGES,
   SECRET_TENANT_SETTING_KEYS,
+  STATUS_SETTLE_MINUTES_RANGE,
   TENANT_BLOOD_GLUCOSE_UNITS,
   TENANT_THERMAL_UNITS,
   TENANT_UNIT_SYSTEMS,
@@ -15,14 +16,18 @@ import {
 import { useTranslation } from 'react-i18next';
 import { notifySuccess } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
+import { useOptionalSession } from '../shell/session-context';
+import { alertSettingsQuery, updateAlertSettings } from './alert-settings-api';
 import { NoDataWindowField } from './no-data-window-field';
 import { SecretField } from './secret-field';
+import { SettleWindowField } from './settle-window-field';
 import { TabForm } from './tab-form';
 import { validateTenantForm } from './tenant-form-errors';
 import {
   changedSettings,
   COMMON_DIAL_CODES,
   GENERAL_KEYS,
+  parseSettleMinutes,
   settingValues,
   type SecretEdit,
 } from './tenant-settings-model';
@@ -48,6 +53,26 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
   const form = useFormState(initial);
   const { values } = form;
   const [secrets, setSecrets] = useState<Partial<Record<SecretKey, SecretEdit>>>({});
+  // The come-down window is an alert setting of the signed-in tenant (the alert settings call):
+  // editable here when the tenant shown is the one signed in to.
+  const isOwnTenant = useOptionalSession()?.tenant?.id === tenant.id;
+  const queryClient = useQueryClient();
+  const alertSettings = useQuery({ ...alertSettingsQuery(), enabled: isOwnTenant });
+  const [settleText, setSettleText] = useState<string | null>(null);
+  const [settleError, setSettleError] = useState<string | undefined>(undefined);
+  const storedSettle = alertSettings.data?.statusSettleMinutes;
+  const settleValue = settleText ?? (storedSettle === undefined ? '' : String(storedSettle));
+  const saveSettle = useMutation({
+    mutationFn: (minutes: number) => {
+      if (alertSettings.data === undefined) throw new Error('alert settings not loaded');
+      return updateAlertSettings({ ...alertSettings.data, statusSettleMinutes: minutes });
+    },
+    meta: { errorDisplay: 'inline' },
+    onSuccess: (next) => {
+      queryClient.setQueryData(alertSettingsQuery().queryKey, next);
+      setSettleText(null);
+    },
+  });
   const save = useMutation({
     mutationFn: (input: ReturnType<typeof changedSettings>) => updateTenantSettings(tenant.id, input),
     meta: { errorDisplay: 'inline' },
@@ -112,12 +137,20 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
     <TabForm
       label={t('settings.formLabel')}
       formRef={form.formRef}
-      isSaving={save.isPending}
-      error={save.error}
+      isSaving={save.isPending || saveSettle.isPending}
+      error={save.error ?? saveSettle.error}
       onSubmit={() => {
+        const settle = settleText === null ? null : parseSettleMinutes(settleText);
+        if (settle !== null && 'problem' in settle) {
+          const [min, max] = STATUS_SETTLE_MINUTES_RANGE;
+          setSettleError(t(`settings.${settle.problem}`, { min, max }));
+          return;
+        }
         const update = changedSettings(GENERAL_KEYS, initial, values, secrets);
         const parsed = validateTenantForm(form, tenantSettingsUpdateSchema, update);
-        if (parsed) save.mutate(parsed);
+        if (!parsed) return;
+        save.mutate(parsed);
+        if (settle !== null && settle.minutes !== storedSettle) saveSettle.mutate(settle.minutes);
       }}
     >
       <Paper withBorder radius="md" p="lg">
@@ -166,6 +199,16 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
             }}
             error={form.errorOf('NO_DATA_ALERT_MINUTES')}
           />
+          {isOwnTenant && alertSettings.isSuccess ? (
+            <SettleWindowField
+              value={settleValue}
+              onChange={(value) => {
+                setSettleText(value);
+                setSettleError(undefined);
+              }}
+              error={settleError}
+            />
+          ) : null}
           {text('LATE_DATA_HORIZON_MINUTES', { description: t('settings.lateDataHint') })}
           <Switch
             mt="lg"
@@ -190,7 +233,10 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
   );
 }
 
-/** Settings tab: language, region, units, tax, the no-data window, the web SOS pop-up and the integration keys. */
+/**
+ * Settings tab: language, region, units, tax, the no-data window, the come-down window (the
+ * signed-in tenant's), the web SOS pop-up and the integration keys.
+ */
 export function SettingsTab({ tenant }: { tenant: TenantDetail }) {
   return <SettingsForm key={JSON.stringify(tenant.settings)} tenant={tenant} />;
 }

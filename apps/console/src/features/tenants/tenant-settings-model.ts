@@ -1,5 +1,6 @@
 import {
   isSecretTenantSetting,
+  STATUS_SETTLE_MINUTES_RANGE,
   TENANT_SETTING_DEFAULTS,
   TENANT_SETTING_KEYS,
   type TenantSettingKey,
@@ -70,3 +71,15 @@ export const FONT_CHOICES = [
   'Arial',
   'Georgia',
 ] as const;
+
+/**
+ * The come-down window as typed: whole minutes within the alert settings' bounds
+ * (STATUS_SETTLE_MINUTES_RANGE, the server's schema), or the problem to show.
+ */
+export function parseSettleMinutes(text: string): { minutes: number } | { problem: 'settleWindowRange' } {
+  const [min, max] = STATUS_SETTLE_MINUTES_RANGE;
+  const trimmed = text.trim();
+  if (!/^\d+$/.test(trimmed)) return { problem: 'settleWindowRange' };
+  const minutes = Number(trimmed);
+  return minutes >= min && minutes <= max ? { minutes } : { problem: 'settleWindowRange' };
+}
