@@ -1,25 +1,38 @@
 import { Anchor, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PatientListScope } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useLiveEvent } from '../realtime/live-context';
+import { sosAlertOf } from '../realtime/sos-alert';
 import { areaPath } from '../shell/navigation';
 import { ErrorState, LoadingState } from '../shell/query-states';
 import { useSession } from '../shell/session-context';
 import { AttentionCell, CrossedCell, LastReadingCell, OpenWorkCell } from './patient-triage';
 import { patientWorklistQuery, WORKLIST_SIZE } from './patients-api';
+import { withOpenedCase } from './worklist-live';
 
 /**
  * The triage worklist of a doctor's, assistant's and operator's home: the patients needing
  * attention first (open SOS case, SOS, high risk, at risk, no data, normal; then the freshest
  * reading), one click into the patient or the case. Live: its query sits under the patient lists'
- * key, which every patient, SOS, alert and ticket event makes stale.
+ * key, which every patient, SOS, alert and ticket event makes stale; a new SOS case moves its
+ * patient to the top at once, while the reload confirms it (worklist-live.ts).
  */
 export function PatientWorklist({ scope }: { scope: PatientListScope }) {
   const { t } = useTranslation('patients');
   const session = useSession();
   const area = areaPath(session.area);
   const worklist = useQuery(patientWorklistQuery(scope));
+  const queryClient = useQueryClient();
+  useLiveEvent('sos.opened', (event) => {
+    const alert = sosAlertOf(event);
+    if (alert?.patientId == null) return;
+    const opened = { patientId: alert.patientId, sosCaseId: alert.caseId };
+    queryClient.setQueryData(patientWorklistQuery(scope).queryKey, (page) =>
+      page === undefined ? page : withOpenedCase(page, opened),
+    );
+  });
 
   return (
     <Paper withBorder radius="md" p="lg" data-testid="patient-worklist">
