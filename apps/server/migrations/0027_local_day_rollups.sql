@@ -74,16 +74,22 @@ BEGIN
   zone := patient_time_zone(patient);
   DELETE FROM readings_hourly WHERE tenant_id = tenant AND patient_id = patient;
   DELETE FROM readings_daily WHERE tenant_id = tenant AND patient_id = patient;
+  -- Hours from the readings' UTC quarter hours (no quarter hour straddles a local hour: offsets
+  -- and DST changes are whole quarter hours), days from the hours.
   INSERT INTO readings_hourly (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
-  SELECT tenant, patient, measure, rollup_hour_start(measured_at, zone), count(*), sum(value), min(value), max(value),
-         (array_agg(value ORDER BY measured_at DESC))[1], max(measured_at)
-    FROM readings WHERE tenant_id = tenant AND patient_id = patient
-   GROUP BY measure, rollup_hour_start(measured_at, zone);
+  SELECT tenant, patient, measure, rollup_hour_start(slot, zone), sum(count), sum(sum), min(min), max(max),
+         (array_agg(last_value ORDER BY last_at DESC))[1], max(last_at)
+    FROM (SELECT measure, date_bin('15 minutes', measured_at, TIMESTAMPTZ '2000-01-01Z') AS slot, count(*) AS count,
+                 sum(value) AS sum, min(value) AS min, max(value) AS max,
+                 (array_agg(value ORDER BY measured_at DESC))[1] AS last_value, max(measured_at) AS last_at
+            FROM readings WHERE tenant_id = tenant AND patient_id = patient
+           GROUP BY measure, slot) AS slots
+   GROUP BY measure, rollup_hour_start(slot, zone);
   INSERT INTO readings_daily (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
-  SELECT tenant, patient, measure, rollup_day_start(measured_at, zone), count(*), sum(value), min(value), max(value),
-         (array_agg(value ORDER BY measured_at DESC))[1], max(measured_at)
-    FROM readings WHERE tenant_id = tenant AND patient_id = patient
-   GROUP BY measure, rollup_day_start(measured_at, zone);
+  SELECT tenant, patient, measure, rollup_day_start(bucket_start, zone), sum(count), sum(sum), min(min), max(max),
+         (array_agg(last_value ORDER BY last_at DESC))[1], max(last_at)
+    FROM readings_hourly WHERE tenant_id = tenant AND patient_id = patient
+   GROUP BY measure, rollup_day_start(bucket_start, zone);
   RETURN zone;
 END $$;
 REVOKE ALL ON FUNCTION rebuild_patient_rollups(uuid) FROM PUBLIC;
@@ -120,24 +126,32 @@ CREATE TRIGGER users_time_zone_changed
   FOR EACH ROW WHEN (OLD.time_zone IS DISTINCT FROM NEW.time_zone)
   EXECUTE FUNCTION users_time_zone_changed();
 
--- Every existing rollup, rebuilt once in its patient's zone.
+-- Every existing rollup, rebuilt once in its patient's zone (hours from UTC quarter hours, days
+-- from hours, as rebuild_patient_rollups does).
 DELETE FROM readings_hourly;
 DELETE FROM readings_daily;
 INSERT INTO readings_hourly (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
 WITH zones AS (
   SELECT p.tenant_id, p.id AS patient_id,
          CASE WHEN account.time_zone IN (SELECT name FROM pg_timezone_names) THEN account.time_zone ELSE 'UTC' END AS zone
-    FROM patients p LEFT JOIN users account ON account.tenant_id = p.tenant_id AND account.id = p.user_id)
-SELECT r.tenant_id, r.patient_id, r.measure, rollup_hour_start(r.measured_at, z.zone), count(*), sum(r.value),
-       min(r.value), max(r.value), (array_agg(r.value ORDER BY r.measured_at DESC))[1], max(r.measured_at)
-  FROM readings r JOIN zones z ON z.tenant_id = r.tenant_id AND z.patient_id = r.patient_id
- GROUP BY r.tenant_id, r.patient_id, r.measure, rollup_hour_start(r.measured_at, z.zone);
+    FROM patients p LEFT JOIN users account ON account.tenant_id = p.tenant_id AND account.id = p.user_id
+), slots AS (
+  SELECT tenant_id, patient_id, measure, date_bin('15 minutes', measured_at, TIMESTAMPTZ '2000-01-01Z') AS slot,
+         count(*) AS count, sum(value) AS sum, min(value) AS min, max(value) AS max,
+         (array_agg(value ORDER BY measured_at DESC))[1] AS last_value, max(measured_at) AS last_at
+    FROM readings GROUP BY tenant_id, patient_id, measure, slot
+)
+SELECT s.tenant_id, s.patient_id, s.measure, rollup_hour_start(s.slot, z.zone), sum(s.count), sum(s.sum), min(s.min),
+       max(s.max), (array_agg(s.last_value ORDER BY s.last_at DESC))[1], max(s.last_at)
+  FROM slots s JOIN zones z ON z.tenant_id = s.tenant_id AND z.patient_id = s.patient_id
+ GROUP BY s.tenant_id, s.patient_id, s.measure, rollup_hour_start(s.slot, z.zone);
 INSERT INTO readings_daily (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
 WITH zones AS (
   SELECT p.tenant_id, p.id AS patient_id,
          CASE WHEN account.time_zone IN (SELECT name FROM pg_timezone_names) THEN account.time_zone ELSE 'UTC' END AS zone
-    FROM patients p LEFT JOIN users account ON account.tenant_id = p.tenant_id AND account.id = p.user_id)
-SELECT r.tenant_id, r.patient_id, r.measure, rollup_day_start(r.measured_at, z.zone), count(*), sum(r.value),
-       min(r.value), max(r.value), (array_agg(r.value ORDER BY r.measured_at DESC))[1], max(r.measured_at)
-  FROM readings r JOIN zones z ON z.tenant_id = r.tenant_id AND z.patient_id = r.patient_id
- GROUP BY r.tenant_id, r.patient_id, r.measure, rollup_day_start(r.measured_at, z.zone);
+    FROM patients p LEFT JOIN users account ON account.tenant_id = p.tenant_id AND account.id = p.user_id
+)
+SELECT h.tenant_id, h.patient_id, h.measure, rollup_day_start(h.bucket_start, z.zone), sum(h.count), sum(h.sum),
+       min(h.min), max(h.max), (array_agg(h.last_value ORDER BY h.last_at DESC))[1], max(h.last_at)
+  FROM readings_hourly h JOIN zones z ON z.tenant_id = h.tenant_id AND z.patient_id = h.patient_id
+ GROUP BY h.tenant_id, h.patient_id, h.measure, rollup_day_start(h.bucket_start, z.zone);

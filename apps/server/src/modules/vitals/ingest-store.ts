@@ -28,8 +28,11 @@ export interface InsertedReading {
  * Stores readings with one statement: a multi-row INSERT from unnest'ed arrays that skips rows
  * already stored (readings_key), and the hourly and daily rollups upserted from the rows the insert
  * really added (its RETURNING), so a retried batch counts nothing twice. Buckets are the patient's
- * local clock hours and calendar days (patient_time_zone, migration 0027). Late readings are stored
- * and rolled up like the others, with their `late` flag.
+ * local clock hours and calendar days (patient_time_zone, migration 0027). The readings are first
+ * summed per UTC quarter hour, and only those sums are placed in local hours and days: every zone's
+ * offset and DST change is a whole number of quarter hours, so a quarter hour never straddles a
+ * local hour, and the zone arithmetic (a few microseconds a call) runs a few times per batch, not
+ * per reading. Late readings are stored and rolled up like the others, with their `late` flag.
  */
 export async function insertReadings(
   tx: TenantTransaction,
@@ -50,9 +53,9 @@ export async function insertReadings(
   const late = arrayLiteral(rows.map((row) => (row.late ? 't' : 'f')));
   const rollup = (table: string, unit: 'hour' | 'day') =>
     sql.raw(`INSERT INTO ${table} AS r (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
-      SELECT tenant_id, patient_id, measure, rollup_${unit}_start(measured_at, zone.name), count(*), sum(value), min(value), max(value),
-             (array_agg(value ORDER BY measured_at DESC))[1], max(measured_at)
-        FROM inserted CROSS JOIN zone GROUP BY tenant_id, patient_id, measure, rollup_${unit}_start(measured_at, zone.name)
+      SELECT tenant_id, patient_id, measure, rollup_${unit}_start(slot, zone.name), sum(count), sum(sum), min(min), max(max),
+             (array_agg(last_value ORDER BY last_at DESC))[1], max(last_at)
+        FROM slots CROSS JOIN zone GROUP BY tenant_id, patient_id, measure, rollup_${unit}_start(slot, zone.name)
       ON CONFLICT (tenant_id, patient_id, measure, bucket_start) DO UPDATE SET
         count = r.count + excluded.count, sum = r.sum + excluded.sum,
         min = least(r.min, excluded.min), max = greatest(r.max, excluded.max),
@@ -68,7 +71,12 @@ export async function insertReadings(
       ON CONFLICT DO NOTHING
       RETURNING tenant_id, patient_id, measure, measured_at, value, source, late
     ), zone AS MATERIALIZED (SELECT patient_time_zone(${target.patientId}::uuid) AS name),
-    hourly AS (${rollup('readings_hourly', 'hour')}), daily AS (${rollup('readings_daily', 'day')})
+    slots AS MATERIALIZED (
+      SELECT tenant_id, patient_id, measure, date_bin('15 minutes', measured_at, TIMESTAMPTZ '2000-01-01Z') AS slot,
+             count(*) AS count, sum(value) AS sum, min(value) AS min, max(value) AS max,
+             (array_agg(value ORDER BY measured_at DESC))[1] AS last_value, max(measured_at) AS last_at
+        FROM inserted GROUP BY tenant_id, patient_id, measure, slot
+    ), hourly AS (${rollup('readings_hourly', 'hour')}), daily AS (${rollup('readings_daily', 'day')})
     SELECT measure, extract(epoch FROM measured_at)::float8 * 1000 AS at_ms, value, source, late FROM inserted`);
   return result.rows.map((row) => ({
     measure: row.measure,
