@@ -1,10 +1,9 @@
-import { AppShell, Avatar, Button, Group, NavLink, Stack, Text } from '@mantine/core';
+import { ActionIcon, AppShell, Avatar, Button, Group, NavLink, Stack, Text, Tooltip } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useMatch } from 'react-router';
 import { isApiError } from '../../api/api-error';
 import { notifyError } from '../../lib/notify';
-import { useDisplayTimeZone } from '../account/use-display-time-zone';
 import { signOut } from '../auth/auth-api';
 import { useEndSession } from '../auth/use-end-session';
 import { LevelSwitcher } from '../levels/level-switcher';
@@ -63,18 +62,36 @@ function SignOutButton() {
       notifyError(error, 'header.signOutFailed');
     },
   });
+  const signOutNow = () => {
+    mutation.mutate();
+  };
+  // Wide screens show the words; narrower ones (down to 768 px) an icon with the same name.
   return (
-    <Button
-      variant="subtle"
-      color="gray"
-      leftSection={<LogoutIcon />}
-      loading={mutation.isPending}
-      onClick={() => {
-        mutation.mutate();
-      }}
-    >
-      {t('header.signOut')}
-    </Button>
+    <>
+      <Button
+        visibleFrom="lg"
+        variant="subtle"
+        color="gray"
+        leftSection={<LogoutIcon />}
+        loading={mutation.isPending}
+        onClick={signOutNow}
+      >
+        {t('header.signOut')}
+      </Button>
+      <Tooltip label={t('header.signOut')}>
+        <ActionIcon
+          hiddenFrom="lg"
+          variant="subtle"
+          color="gray"
+          size="lg"
+          aria-label={t('header.signOut')}
+          loading={mutation.isPending}
+          onClick={signOutNow}
+        >
+          <LogoutIcon />
+        </ActionIcon>
+      </Tooltip>
+    </>
   );
 }
 
@@ -84,28 +101,33 @@ export function AppLayout() {
   const session = useSession();
   const items = visibleNavItems(NAV_ITEMS, session.permissions);
   const organisation = organisationName(session);
-  useDisplayTimeZone();
 
   return (
     <LiveLayer>
-      <AppShell header={{ height: 60 }} navbar={{ width: 240, breakpoint: 0 }} padding="xl">
-        <AppShell.Header px="lg">
-          <Group h="100%" justify="space-between" wrap="nowrap">
-            <Group gap="sm" wrap="nowrap">
+      <AppShell
+        header={{ height: 60 }}
+        navbar={{ width: { base: 200, lg: 240 }, breakpoint: 0 }}
+        padding={{ base: 'md', lg: 'xl' }}
+      >
+        <AppShell.Header px={{ base: 'sm', lg: 'lg' }}>
+          <Group h="100%" justify="space-between" wrap="nowrap" gap="sm">
+            <Group gap="sm" wrap="nowrap" miw={0} style={{ flexShrink: 1 }}>
               <HeaderBrand />
               {organisation ? (
-                <Text c="dimmed" fz="sm" truncate="end" maw={280} data-testid="tenant-name">
+                <Text c="dimmed" fz="sm" truncate="end" maw={{ base: 140, lg: 280 }} data-testid="tenant-name">
                   {organisation}
                 </Text>
               ) : null}
             </Group>
-            <Group gap="lg" wrap="nowrap">
+            <Group gap="sm" wrap="nowrap" style={{ flexShrink: 0 }}>
               <LiveIndicator />
               <LevelSwitcher />
               <LanguageSwitch />
               <Group gap="xs" wrap="nowrap">
-                <Avatar color="initials" name={session.user.fullName} radius="xl" size={34} />
-                <Stack gap={0}>
+                <Tooltip label={`${session.user.fullName} · ${t(`roles.${session.user.role}`)}`}>
+                  <Avatar color="initials" name={session.user.fullName} radius="xl" size={34} />
+                </Tooltip>
+                <Stack gap={0} visibleFrom="lg">
                   <Text fz="sm" fw={600} lh={1.2} data-testid="user-name">
                     {session.user.fullName}
                   </Text>
@@ -125,7 +147,7 @@ export function AppLayout() {
             ))}
           </Stack>
         </AppShell.Navbar>
-        <AppShell.Main bg="gray.0">
+        <AppShell.Main bg="gray.0" miw={0}>
           <Outlet />
         </AppShell.Main>
       </AppShell>

@@ -1,8 +1,6 @@
 import {
   actionsFrom,
   SOS_CASE_ACTIONS,
-  TICKET_ACTIONS,
-  transition,
   type AuditAction,
   type SosCaseAction,
   type SosCaseDetail,
@@ -10,7 +8,6 @@ import {
   type SosCaseStatus,
   type SosCaseStep,
   type SosCaseSummary,
-  type TicketAction,
   type TicketStatus,
 } from '@rpm/contracts';
 import { and, asc, count, desc, eq, ilike, inArray, ne, sql, type SQL } from 'drizzle-orm';
@@ -23,6 +20,7 @@ import { recordAudit } from '../audit/store.js';
 import { cancelJob } from '../jobs/queue.js';
 import { publishEvent } from '../realtime/publish.js';
 import { applyStatusEvent, settleStatusOnClose } from '../vitals/status-engine.js';
+import { planCaseChange, planTicketFollow } from './case-plan.js';
 import { listFollowers, queueCall, sendPatientMessage } from './delivery.js';
 import { asCaller, fieldError, requirePatient, type AlertEnvironment } from './environment.js';
 import { handleLevelSignal, sosKpiJobKey } from './escalation.js';
@@ -178,14 +176,7 @@ const CASE_AUDIT: Record<SosCaseAction, AuditAction> = {
   close: 'SOS_CASE_CLOSED',
 };
 
-/** What the case's ticket does when the case moves (when the ticket machine allows it). */
-const TICKET_FOLLOWS: Record<SosCaseAction, TicketAction[]> = {
-  accept: ['assign', 'start'],
-  resolve: ['complete'],
-  reopen: ['reject'],
-  close: ['close'],
-};
-
+/** Applies the ticket's steps when its case moves (case-plan.ts planTicketFollow). */
 async function syncTicket(
   tx: TenantTransaction,
   clock: Clock,
@@ -202,46 +193,38 @@ async function syncTicket(
     .limit(1)
     .for('update');
   if (ticket === undefined) return;
-  let status = ticket.status as TicketStatus;
-  const steps: TicketAction[] =
-    action === 'close' && status !== 'COMPLETED' ? ['cancel'] : TICKET_FOLLOWS[action];
+  const plan = planTicketFollow(ticket.status as TicketStatus, action, reason);
+  if (plan === null) return;
   const now = clock.now();
   const actorId = environment.auth.userId;
-  let moved = false;
-  for (const step of steps) {
-    const result = transition(TICKET_ACTIONS, status, step, reason === '' ? 'SOS case' : reason);
-    if (!result.ok) continue;
+  for (const step of plan.steps) {
     await recordTicketHistory(tx, {
       tenantId: environment.auth.tenantId,
       ticketId: ticket.id,
       patientId: ticket.patientId,
-      action: step.toUpperCase(),
-      fromStatus: status,
-      toStatus: result.to,
+      action: step.action.toUpperCase(),
+      fromStatus: step.from,
+      toStatus: step.to,
       note: reason,
       actorId,
       at: now,
     });
-    status = result.to;
-    moved = true;
   }
-  if (!moved) return;
-  const isFinal = status === 'SUCCESS' || status === 'CANCELED';
   await tx
     .update(tickets)
     .set({
-      status,
+      status: plan.status,
       updatedAt: now,
-      ...(action === 'accept' ? { assigneeId: actorId, currentAction: 'SOS' } : {}),
-      ...(isFinal ? { closedAt: now } : {}),
-      ...(status === 'CANCELED' ? { cancelReason: reason } : {}),
+      ...(plan.assigns ? { assigneeId: actorId, currentAction: 'SOS' } : {}),
+      ...(plan.isFinal ? { closedAt: now } : {}),
+      ...(plan.cancelReason === null ? {} : { cancelReason: plan.cancelReason }),
     })
     .where(eq(tickets.id, ticket.id));
   await publishEvent(tx, environment.auth.tenantId, {
     type: 'ticket.updated',
     patientId: ticket.patientId,
     healthCenterId,
-    payload: { ticketId: ticket.id, status },
+    payload: { ticketId: ticket.id, status: plan.status },
   });
 }
 
@@ -260,23 +243,23 @@ export async function changeSosCase(
     const [sosCase] = await tx.select().from(sosCases).where(eq(sosCases.id, id)).limit(1).for('update');
     if (sosCase === undefined) throw new AppError('sosCase.notFound');
     const from = sosCase.status as SosCaseStatus;
-    const result = transition(SOS_CASE_ACTIONS, from, action, reasonText);
-    if (!result.ok) {
-      if (result.problem === 'invalidTransition') throw new AppError('sosCase.invalidTransition');
+    const plan = planCaseChange(from, action, reasonText);
+    if (!plan.ok) {
+      if (plan.problem === 'invalidTransition') throw new AppError('sosCase.invalidTransition');
       throw fieldError('sosCase.reasonRequired', 'body.reason', 'too_small');
     }
-    const reason = (reasonText ?? '').trim();
+    const { reason } = plan;
     const now = environment.clock.now();
     const { userId, tenantId } = environment.auth;
     await tx
       .update(sosCases)
       .set({
-        status: result.to,
+        status: plan.to,
         updatedAt: now,
-        ...(action === 'accept' ? { assignedTo: userId, acceptedAt: now } : {}),
-        ...(action === 'resolve' ? { resolvedAt: now } : {}),
-        ...(action === 'reopen' ? { resolvedAt: null } : {}),
-        ...(action === 'close' ? { closedAt: now, closeReason: reason } : {}),
+        ...(plan.assigns ? { assignedTo: userId, acceptedAt: now } : {}),
+        ...(plan.resolvedAt === 'SET' ? { resolvedAt: now } : {}),
+        ...(plan.resolvedAt === 'CLEAR' ? { resolvedAt: null } : {}),
+        ...(plan.closes ? { closedAt: now, closeReason: reason } : {}),
       })
       .where(eq(sosCases.id, id));
     await recordCaseHistory(tx, {
@@ -285,26 +268,21 @@ export async function changeSosCase(
       patientId: sosCase.patientId,
       kind: action.toUpperCase(),
       fromStatus: from,
-      toStatus: result.to,
+      toStatus: plan.to,
       note: reason,
       actorId: userId,
       at: now,
     });
-    if (action === 'accept' || action === 'close') await cancelJob(tx, sosKpiJobKey(id));
-    if (action === 'accept' || action === 'close') {
+    if (plan.cancelKpi) await cancelJob(tx, sosKpiJobKey(id));
+    if (plan.alerts !== null) {
       const done =
-        action === 'close'
+        plan.alerts.to === 'RESOLVED'
           ? { status: 'RESOLVED', resolvedAt: now, resolvedBy: userId }
           : { status: 'ACKNOWLEDGED', acknowledgedAt: now, acknowledgedBy: userId };
       await tx
         .update(alerts)
         .set(done)
-        .where(
-          and(
-            eq(alerts.sosCaseId, id),
-            inArray(alerts.status, action === 'close' ? ['OPEN', 'ACKNOWLEDGED'] : ['OPEN']),
-          ),
-        );
+        .where(and(eq(alerts.sosCaseId, id), inArray(alerts.status, [...plan.alerts.from])));
     }
     const [patient] = await tx
       .select({ healthCenterId: patients.healthCenterId })
@@ -314,20 +292,20 @@ export async function changeSosCase(
     const healthCenterId = patient?.healthCenterId ?? null;
     await syncTicket(tx, environment.clock, environment, id, action, reason, healthCenterId);
     // Status lifecycle: a closed case sets the status from the current readings.
-    if (action === 'close') {
+    if (plan.settlesStatus) {
       await settleStatusOnClose(tx, environment.clock, tenantId, sosCase.patientId, 'CASE_CLOSED', null);
     }
     await recordAudit(tx, tenantId, environment.audit, {
       action: CASE_AUDIT[action],
       targetType: 'sosCase',
       targetId: id,
-      details: { from, to: result.to, reason, patientId: sosCase.patientId },
+      details: { from, to: plan.to, reason, patientId: sosCase.patientId },
     });
     await publishEvent(tx, tenantId, {
       type: 'sos.updated',
       patientId: sosCase.patientId,
       healthCenterId,
-      payload: { sosCaseId: id, status: result.to, action },
+      payload: { sosCaseId: id, status: plan.to, action },
     });
     return caseDetail(tx, id);
   });
