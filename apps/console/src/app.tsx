@@ -5,7 +5,6 @@ import { I18nextProvider } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { createQueryClient } from './api/query-client';
 import { BrandedMantineProvider } from './features/shell/branding';
-import { DesktopOnly } from './features/shell/desktop-only-notice';
 import { i18n } from './i18n';
 import { notifyError, TOAST_CONTAINER } from './lib/notify';
 import { createRouter } from './routes';
@@ -26,9 +25,7 @@ export function App() {
       <QueryClientProvider client={queryClient}>
         <BrandedMantineProvider>
           <Notifications {...TOAST_CONTAINER} />
-          <DesktopOnly>
-            <RouterProvider router={router} />
-          </DesktopOnly>
+          <RouterProvider router={router} />
         </BrandedMantineProvider>
       </QueryClientProvider>
     </I18nextProvider>

@@ -9,6 +9,8 @@ function BrandPanel() {
   const { t } = useTranslation();
   return (
     <Stack
+      // On a phone the form takes the whole screen; the brand panel is for wider screens.
+      visibleFrom="md"
       justify="space-between"
       p={48}
       style={{
@@ -61,11 +63,20 @@ export function AuthLayout({
   return (
     <Box mih="100vh" style={{ display: 'flex' }}>
       <BrandPanel />
-      <Stack flex={1} bg="gray.0" p="xl" style={{ position: 'relative' }} justify="center" align="center">
-        <Box pos="absolute" top={20} right={24}>
+      <Stack
+        component="main"
+        flex={1}
+        miw={0}
+        bg="gray.0"
+        p={{ base: 'sm', xs: 'xl' }}
+        style={{ position: 'relative' }}
+        justify="center"
+        align="center"
+      >
+        <Box pos="absolute" top={{ base: 12, xs: 20 }} right={{ base: 12, xs: 24 }}>
           <LanguageSwitch />
         </Box>
-        <Paper withBorder shadow="sm" radius="lg" p={36} w="100%" maw={width} mt={48}>
+        <Paper withBorder shadow="sm" radius="lg" p={{ base: 'md', xs: 36 }} w="100%" maw={width} mt={48}>
           <Stack gap="lg">
             <Stack gap={4}>
               <Title order={1} fz={26}>

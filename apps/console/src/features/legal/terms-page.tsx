@@ -47,8 +47,8 @@ export function TermsPage() {
   return (
     <Box mih="100vh" bg="gray.0">
       <PublicHeader />
-      <Container size={900} py="xl">
-        <Paper withBorder radius="lg" p={40}>
+      <Container component="main" size={900} py={{ base: 'md', xs: 'xl' }} px={{ base: 'xs', xs: 'md' }}>
+        <Paper withBorder radius="lg" p={{ base: 'md', xs: 40 }}>
           <TermsOfUse />
         </Paper>
       </Container>

@@ -125,51 +125,53 @@ export function ScopeTable({
         ) : null}
         {scopes.isSuccess && scopes.data.items.length > 0 ? (
           <>
-            <Table
-              highlightOnHover
-              verticalSpacing="xs"
-              aria-label={t('scopes.tableLabel')}
-              data-testid="scopes-table"
-            >
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('scopes.name')}</Table.Th>
-                  <Table.Th>{t('scopes.type')}</Table.Th>
-                  <Table.Th>{t('scopes.level')}</Table.Th>
-                  <Table.Th>{t('scopes.parent')}</Table.Th>
-                  <Table.Th>{t('scopes.status')}</Table.Th>
-                  <Table.Th>{t('scopes.updated')}</Table.Th>
-                  {isWholeTenant ? (
-                    <Table.Th w={50}>
-                      <VisuallyHidden>{t('scopes.actions')}</VisuallyHidden>
-                    </Table.Th>
-                  ) : null}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody style={{ opacity: scopes.isPlaceholderData ? 0.6 : 1 }}>
-                {scopes.data.items.map((scope) => (
-                  <Table.Tr key={scope.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={scope.id} fw={600} fz="sm">
-                        {scope.name}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{scope.type ? organisationTypeLabel(scope.type) : <Text c="dimmed">—</Text>}</Table.Td>
-                    <Table.Td>{scope.level}</Table.Td>
-                    <Table.Td>{nameOf(scope.parentId) || <Text c="dimmed">—</Text>}</Table.Td>
-                    <Table.Td miw={90}>
-                      <EnabledBadge enabled={scope.enabled} />
-                    </Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(scope.updatedAt)}</Table.Td>
+            <Table.ScrollContainer minWidth={720}>
+              <Table
+                highlightOnHover
+                verticalSpacing="xs"
+                aria-label={t('scopes.tableLabel')}
+                data-testid="scopes-table"
+              >
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('scopes.name')}</Table.Th>
+                    <Table.Th>{t('scopes.type')}</Table.Th>
+                    <Table.Th>{t('scopes.level')}</Table.Th>
+                    <Table.Th>{t('scopes.parent')}</Table.Th>
+                    <Table.Th>{t('scopes.status')}</Table.Th>
+                    <Table.Th>{t('scopes.updated')}</Table.Th>
                     {isWholeTenant ? (
-                      <Table.Td>
-                        <ScopeActions scope={scope} />
-                      </Table.Td>
+                      <Table.Th w={50}>
+                        <VisuallyHidden>{t('scopes.actions')}</VisuallyHidden>
+                      </Table.Th>
                     ) : null}
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
+                </Table.Thead>
+                <Table.Tbody style={{ opacity: scopes.isPlaceholderData ? 0.6 : 1 }}>
+                  {scopes.data.items.map((scope) => (
+                    <Table.Tr key={scope.id}>
+                      <Table.Td>
+                        <Anchor component={Link} to={scope.id} fw={600} fz="sm">
+                          {scope.name}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td>{scope.type ? organisationTypeLabel(scope.type) : <Text c="dimmed">—</Text>}</Table.Td>
+                      <Table.Td>{scope.level}</Table.Td>
+                      <Table.Td>{nameOf(scope.parentId) || <Text c="dimmed">—</Text>}</Table.Td>
+                      <Table.Td miw={90}>
+                        <EnabledBadge enabled={scope.enabled} />
+                      </Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(scope.updatedAt)}</Table.Td>
+                      {isWholeTenant ? (
+                        <Table.Td>
+                          <ScopeActions scope={scope} />
+                        </Table.Td>
+                      ) : null}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
             <TablePager page={page} size={PAGE_SIZE} total={scopes.data.total} onChange={setPage} />
           </>
         ) : null}

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useMatch } from 'react-router';
 import { isApiError } from '../../api/api-error';
 import { notifyError } from '../../lib/notify';
+import { useDisplayTimeZone } from '../account/use-display-time-zone';
 import { signOut } from '../auth/auth-api';
 import { useEndSession } from '../auth/use-end-session';
 import { LevelSwitcher } from '../levels/level-switcher';
@@ -101,6 +102,7 @@ export function AppLayout() {
   const session = useSession();
   const items = visibleNavItems(NAV_ITEMS, session.permissions);
   const organisation = organisationName(session);
+  useDisplayTimeZone();
 
   return (
     <LiveLayer>

@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { Center, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { Anchor, Center, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { MonitorIcon } from './icons';
@@ -9,13 +9,33 @@ import { usePageTitle } from './use-page-title';
 /** Below this width the console's tables and side-by-side panels do not fit (spec §2). */
 export const DESKTOP_MIN_WIDTH_PX = 768;
 
-function DesktopOnlyNotice() {
+/** Set for the browser tab's session once the person chose to go on on a small screen. */
+export const CONTINUE_ANYWAY_KEY = 'rpm.desktopOnly.continued';
+
+function hasContinued(): boolean {
+  try {
+    return sessionStorage.getItem(CONTINUE_ANYWAY_KEY) === '1';
+  } catch {
+    // Storage can be switched off; the notice then asks again after a reload.
+    return false;
+  }
+}
+
+function rememberContinued(): void {
+  try {
+    sessionStorage.setItem(CONTINUE_ANYWAY_KEY, '1');
+  } catch {
+    // Storage switched off: the choice holds until the page is reloaded.
+  }
+}
+
+function DesktopOnlyNotice({ onContinue }: { onContinue: () => void }) {
   const { t } = useTranslation();
   usePageTitle(t('desktopOnly.pageTitle'));
   return (
-    <Center mih="100vh" p="lg" bg="gray.0">
+    <Center component="main" mih="100vh" p="lg" bg="gray.0" data-testid="desktop-only-notice">
       <Stack align="center" gap="md" ta="center" maw={420}>
-        <ThemeIcon size={64} radius="xl" variant="light">
+        <ThemeIcon size={64} radius="xl" variant="light" aria-hidden="true">
           <MonitorIcon width={32} height={32} />
         </ThemeIcon>
         <Title order={1} fz={24}>
@@ -26,16 +46,35 @@ function DesktopOnlyNotice() {
           {t('desktopOnly.hint')}
         </Text>
         <LanguageSwitch size="sm" />
+        <Anchor component="button" type="button" fz="sm" onClick={onContinue}>
+          {t('desktopOnly.continue')}
+        </Anchor>
       </Stack>
     </Center>
   );
 }
 
-/** Phones get a full-page notice instead of the console; nothing else starts. */
+/**
+ * The signed-in console on a screen narrower than {@link DESKTOP_MIN_WIDTH_PX}: a full-page notice
+ * instead, and nothing behind it starts, until the person chooses to continue anyway (remembered
+ * for the browser tab's session). Public pages (sign-in, registration, legal) are not wrapped:
+ * they work on phones.
+ */
 export function DesktopOnly({ children }: { children: ReactNode }) {
   // Read synchronously: the default (read in an effect) would flash the console first.
-  const isPhone = useMediaQuery(`(max-width: ${String(DESKTOP_MIN_WIDTH_PX - 1)}px)`, false, {
+  const isNarrow = useMediaQuery(`(max-width: ${String(DESKTOP_MIN_WIDTH_PX - 1)}px)`, false, {
     getInitialValueInEffect: false,
   });
-  return <>{isPhone ? <DesktopOnlyNotice /> : children}</>;
+  const [continued, setContinued] = useState(hasContinued);
+  if (isNarrow && !continued) {
+    return (
+      <DesktopOnlyNotice
+        onContinue={() => {
+          rememberContinued();
+          setContinued(true);
+        }}
+      />
+    );
+  }
+  return <>{children}</>;
 }

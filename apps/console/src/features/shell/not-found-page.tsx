@@ -28,7 +28,9 @@ export function NotFoundPage() {
   return (
     <Box mih="100vh" bg="gray.0">
       <PublicHeader />
-      <NotFoundContent />
+      <Box component="main">
+        <NotFoundContent />
+      </Box>
     </Box>
   );
 }

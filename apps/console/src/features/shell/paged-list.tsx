@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Paper, Table, UnstyledButton } from '@mantine/core';
+import { Box, Paper, Table, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { EmptyList, ErrorState, LoadingState, TablePager } from './query-states';
@@ -124,7 +124,8 @@ export function PagedTableFrame<Item>({
       ) : null}
       {query.isSuccess && query.data.items.length > 0 ? (
         <>
-          {children(query.data.items, query.isPlaceholderData)}
+          {/* A table wider than the screen scrolls inside its frame, not the whole page. */}
+          <Box style={{ overflowX: 'auto' }}>{children(query.data.items, query.isPlaceholderData)}</Box>
           <TablePager page={page} size={size} total={query.data.total} onChange={onPage} />
         </>
       ) : null}

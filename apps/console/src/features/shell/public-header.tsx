@@ -11,7 +11,8 @@ export function PublicHeader() {
     <Group
       component="header"
       justify="space-between"
-      px="xl"
+      wrap="nowrap"
+      px={{ base: 'sm', xs: 'xl' }}
       h={60}
       bg="white"
       style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}

@@ -5,6 +5,7 @@ import { endsSession, errorMessageFor } from '../../api/error-reaction';
 import { messageText } from '../../lib/notify';
 import { permissionsQuery, sessionQuery, tenantSettingsQuery } from '../auth/auth-api';
 import { useSetBranding } from './branding';
+import { DesktopOnly } from './desktop-only-notice';
 import { buildSession, SessionProvider } from './session-context';
 import { StartupScreen, type StartupState, type StartupStep } from './startup-screen';
 
@@ -27,11 +28,23 @@ function failedStep(step: StartupStep, query: UseQueryResult): StartupState {
 }
 
 /**
+ * The signed-in console: on a screen too narrow for it, the desktop-only notice first (spec §2);
+ * then the startup sequence.
+ */
+export function StartupGate() {
+  return (
+    <DesktopOnly>
+      <StartupSequence />
+    </DesktopOnly>
+  );
+}
+
+/**
  * Spec §1 startup order: check the session, then load permissions, then tenant settings, then
  * show the interface. Each step starts only when the previous one succeeded, so a failure names
  * exactly one step and its Retry repeats only that step.
  */
-export function StartupGate() {
+function StartupSequence() {
   const session = useQuery(sessionQuery());
   const userId = session.data?.userId ?? '';
   const permissions = useQuery({ ...permissionsQuery(userId), enabled: session.isSuccess });

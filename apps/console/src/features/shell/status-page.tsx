@@ -19,7 +19,7 @@ export function StatusPage({
   icon?: ReactNode;
 }) {
   return (
-    <Center mih="60vh" p="xl">
+    <Center mih="60vh" p={{ base: 'md', xs: 'xl' }}>
       <Stack align="center" gap="sm" maw={520} ta="center">
         {icon ? (
           <ThemeIcon size={56} radius="xl" variant="light">

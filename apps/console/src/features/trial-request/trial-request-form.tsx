@@ -140,7 +140,7 @@ export function TrialRequestForm({
         <Title order={2} fz="md">
           {t('trial.organizationSection')}
         </Title>
-        <SimpleGrid cols={2} spacing="md">
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
           {text('organizationName', { required: true })}
           {text('officialName')}
           {text('requestedCode', { required: true, description: t('create.codeHint') })}
@@ -174,7 +174,7 @@ export function TrialRequestForm({
         <Title order={2} fz="md">
           {t('trial.contactSection')}
         </Title>
-        <SimpleGrid cols={2} spacing="md">
+        <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
           {text('requesterName', { required: true })}
           {text('email', { required: true, type: 'email' })}
           {text('phone')}
