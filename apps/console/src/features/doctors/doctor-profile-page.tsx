@@ -17,6 +17,7 @@ import type { DegreeCode, DoctorProfile } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { isApiError } from '../../api/api-error';
+import { formatNumber } from '../../lib/format';
 import { Can } from '../shell/permissions';
 import { EmptyList, ErrorState, LoadingState } from '../shell/query-states';
 import { usePageTitle } from '../shell/use-page-title';
@@ -101,7 +102,7 @@ function DoctorView({ doctor }: { doctor: DoctorProfile }) {
             </Field>
             <Field label={t('profile.education')}>{orNone(doctor.placeOfEducation)}</Field>
             <Field label={t('profile.cost')}>
-              {doctor.examinationCost === null ? none : doctor.examinationCost.toLocaleString()}
+              {doctor.examinationCost === null ? none : formatNumber(doctor.examinationCost)}
             </Field>
             <Field label={t('list.rating')}>
               <Group gap={6}>
@@ -110,10 +111,10 @@ function DoctorView({ doctor }: { doctor: DoctorProfile }) {
                   fractions={10}
                   readOnly
                   size="sm"
-                  aria-label={t('list.ratingLabel', { value: doctor.ratingAverage.toFixed(1) })}
+                  aria-label={t('list.ratingLabel', { value: formatNumber(doctor.ratingAverage, 1) })}
                 />
                 <Text fz="sm">
-                  {doctor.ratingAverage.toFixed(1)} · {t('profile.reviews', { count: doctor.ratingCount })}
+                  {formatNumber(doctor.ratingAverage, 1)} · {t('profile.reviews', { count: doctor.ratingCount })}
                 </Text>
               </Group>
             </Field>

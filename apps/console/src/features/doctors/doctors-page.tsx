@@ -11,6 +11,7 @@ import {
 } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { formatNumber } from '../../lib/format';
 import { useOrgReach } from '../levels/use-org-reach';
 import { SearchIcon } from '../shell/icons';
 import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';
@@ -186,10 +187,10 @@ export function DoctorsPage() {
                         fractions={10}
                         readOnly
                         size="xs"
-                        aria-label={t('list.ratingLabel', { value: doctor.ratingAverage.toFixed(1) })}
+                        aria-label={t('list.ratingLabel', { value: formatNumber(doctor.ratingAverage, 1) })}
                       />
                       <Text fz="xs" c="dimmed">
-                        {doctor.ratingAverage.toFixed(1)} ({doctor.ratingCount})
+                        {formatNumber(doctor.ratingAverage, 1)} ({formatNumber(doctor.ratingCount)})
                       </Text>
                     </Group>
                   </Table.Td>

@@ -4,7 +4,7 @@ import { BarChart, DonutChart } from '@mantine/charts';
 import { Anchor, Card, ColorSwatch, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { parseDisplayDate, toDisplayDate } from '../../lib/format';
+import { formatNumber, parseDisplayDate, toDisplayDate } from '../../lib/format';
 import { DateField } from '../shell/date-field';
 import { Link } from 'react-router';
 import { ErrorState, LoadingState } from '../shell/query-states';
@@ -80,7 +80,7 @@ export function TicketStatisticsPage() {
                 {t('tickets.stats.total')}
               </Text>
               <Text fz={28} fw={700} data-testid="stats-total">
-                {statistics.data.total}
+                {formatNumber(statistics.data.total)}
               </Text>
             </Card>
             <Card withBorder radius="md">
@@ -99,7 +99,7 @@ export function TicketStatisticsPage() {
                   {t(`kpiReason.${failure.reason}`)}
                 </Text>
                 <Text fz={28} fw={700} c={failure.count > 0 ? 'red' : undefined}>
-                  {failure.count}
+                  {formatNumber(failure.count)}
                 </Text>
               </Card>
             ))}
@@ -119,6 +119,7 @@ export function TicketStatisticsPage() {
                     withLabelsLine
                     withLabels
                     withTooltip
+                    valueFormatter={(value) => formatNumber(value)}
                     data={statistics.data.byStatus
                       .filter((row) => row.count > 0)
                       .map((row) => ({
@@ -136,7 +137,7 @@ export function TicketStatisticsPage() {
                           size={12}
                         />
                         <Text fz="sm">
-                          {t(`ticketStatus.${row.status}`)}: {row.count}
+                          {t(`ticketStatus.${row.status}`)}: {formatNumber(row.count)}
                         </Text>
                       </Group>
                     ))}
@@ -157,6 +158,7 @@ export function TicketStatisticsPage() {
                 }))}
                 series={[{ name: 'count', label: t('tickets.stats.count'), color: 'blue.6' }]}
                 yAxisProps={{ allowDecimals: false }}
+                valueFormatter={(value) => formatNumber(value)}
                 aria-label={t('tickets.stats.byType')}
               />
             </Card>
@@ -171,6 +173,7 @@ export function TicketStatisticsPage() {
               data={statistics.data.perDay.map((entry) => ({ ...entry, day: toDisplayDate(entry.day) }))}
               withLegend
               yAxisProps={{ allowDecimals: false }}
+              valueFormatter={(value) => formatNumber(value)}
               series={[
                 { name: 'created', label: t('tickets.stats.created'), color: 'blue.6' },
                 { name: 'closed', label: t('tickets.stats.closed'), color: 'green.6' },

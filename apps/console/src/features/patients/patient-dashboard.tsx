@@ -5,6 +5,7 @@ import { Group, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/c
 import { useQuery } from '@tanstack/react-query';
 import { PATIENT_STATUSES, type PatientListScope, type PatientStatus } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../lib/format';
 import { levelOptionsQuery } from '../levels/levels-api';
 import { ErrorState, LoadingState } from '../shell/query-states';
 import { useSession } from '../shell/session-context';
@@ -79,7 +80,7 @@ export function PatientDashboard({ listScope }: { listScope?: PatientListScope }
                   {t('dashboard.total')}
                 </Text>
                 <Text fz={28} fw={700}>
-                  {counts.data.total}
+                  {formatNumber(counts.data.total)}
                 </Text>
               </Paper>
               {PATIENT_STATUSES.map((status: PatientStatus) => (
@@ -95,7 +96,7 @@ export function PatientDashboard({ listScope }: { listScope?: PatientListScope }
                     {t(`status.${status}`)}
                   </Text>
                   <Text fz={28} fw={700} c={`${STATUS_COLOR[status]}.8`}>
-                    {counts.data[status]}
+                    {formatNumber(counts.data[status])}
                   </Text>
                 </Paper>
               ))}
@@ -112,6 +113,7 @@ export function PatientDashboard({ listScope }: { listScope?: PatientListScope }
                 series={[{ name: 'count', label: t('dashboard.total'), color: 'blue.6' }]}
                 withTooltip={false}
                 gridAxis="y"
+                valueFormatter={(value) => formatNumber(value)}
               />
             </div>
           </>

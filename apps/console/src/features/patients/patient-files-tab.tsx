@@ -3,7 +3,7 @@ import { ActionIcon, Button, FileButton, Group, Stack, Table, Text } from '@mant
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { PATIENT_FILE_MAX_BYTES, type PatientFile } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatNumber } from '../../lib/format';
 import { notifyError, notifySuccess } from '../../lib/notify';
 import { downloadFile } from '../imports/imports-api';
 import { CrossIcon, UploadIcon } from '../shell/icons';
@@ -20,7 +20,7 @@ import {
 /** The size in KB or MB, as a number to put in the translated text. */
 function sizeParts(size: number): { key: 'files.sizeMb' | 'files.sizeKb'; value: string } {
   return size >= 1024 * 1024
-    ? { key: 'files.sizeMb', value: (size / 1024 / 1024).toFixed(1) }
+    ? { key: 'files.sizeMb', value: formatNumber(size / 1024 / 1024, 1) }
     : { key: 'files.sizeKb', value: String(Math.max(1, Math.round(size / 1024))) };
 }
 
