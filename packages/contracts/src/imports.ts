@@ -20,12 +20,25 @@ export function importKindsAllowed(permissions: ReadonlySet<string>): ImportKind
 }
 
 /**
- * QUEUED: accepted, not started; RUNNING: reading the file; SUCCEEDED: read to the end (rows may
- * have failed, see rowsFailed and the error file); FAILED: stopped before the end (failureCode),
- * the rows stored until then are kept. One QUEUED or RUNNING job per tenant at a time.
+ * QUEUED: accepted, not started; RUNNING: reading the file. Then what happened to the rows:
+ * SUCCEEDED: the file was read to the end and every row was stored; PARTIAL: some rows were stored
+ * and some were not (refused rows are in the error file; or the job stopped, failureCode, keeping
+ * the rows stored until then); FAILED: no row was stored (every row refused, or the job stopped
+ * first). One QUEUED or RUNNING job per tenant at a time.
  */
-export const IMPORT_STATUSES = ['QUEUED', 'RUNNING', 'SUCCEEDED', 'FAILED'] as const;
+export const IMPORT_STATUSES = ['QUEUED', 'RUNNING', 'SUCCEEDED', 'PARTIAL', 'FAILED'] as const;
 export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+export type FinishedImportStatus = Exclude<ImportStatus, 'QUEUED' | 'RUNNING'>;
+
+/** The end state of a job from its counts and whether it stopped before the end of the file. */
+export function importOutcome(job: {
+  rowsStored: number;
+  rowsFailed: number;
+  isStopped: boolean;
+}): FinishedImportStatus {
+  if (job.rowsStored === 0) return 'FAILED';
+  return job.rowsFailed > 0 || job.isStopped ? 'PARTIAL' : 'SUCCEEDED';
+}
 export const ACTIVE_IMPORT_STATUSES: readonly ImportStatus[] = ['QUEUED', 'RUNNING'];
 
 /**
@@ -62,7 +75,7 @@ export const importJobSchema = z.object({
   rowsFailed: z.number().int(),
   /** True when the error file (every refused row with its reasons) can be downloaded. */
   hasErrorFile: z.boolean(),
-  /** Why a FAILED job stopped; null otherwise. */
+  /** Why a job stopped before the end of the file (PARTIAL or FAILED); null otherwise. */
   failureCode: errorCodeSchema.nullable(),
   createdBy: z.object({ id: z.uuid(), fullName: z.string() }).nullable(),
   createdAt: z.iso.datetime(),
@@ -87,6 +100,15 @@ export const importListQuerySchema = pageQuerySchema.extend({
 export type ImportListQuery = z.infer<typeof importListQuerySchema>;
 
 export const importCurrentQuerySchema = z.object({ kind: importKindSchema });
+
+/** Options of a patient import, sent with the upload. */
+export const importUploadQuerySchema = z.object({
+  defaultHealthCenterId: z
+    .uuid()
+    .optional()
+    .describe('Patient imports: the health center of rows whose Health center cell is empty'),
+});
+export type ImportUploadQuery = z.infer<typeof importUploadQuerySchema>;
 
 /** The console's client-side checks of a chosen file (the server checks the same and more). */
 export type ImportFileProblem = 'unsupportedType' | 'tooLarge' | 'empty';

@@ -24,13 +24,17 @@ describe('toasts', () => {
 
   it('a success closes by itself after a few seconds (the timer pauses while hovered)', () => {
     notifySuccess('Saved');
-    expect(shown).toEqual([expect.objectContaining({ message: 'Saved', autoClose: SUCCESS_TOAST_MILLISECONDS })]);
+    expect(shown).toEqual([
+      expect.objectContaining({ message: 'Saved', autoClose: SUCCESS_TOAST_MILLISECONDS }),
+    ]);
     expect(SUCCESS_TOAST_MILLISECONDS).toBeGreaterThanOrEqual(3000);
     expect(SUCCESS_TOAST_MILLISECONDS).toBeLessThanOrEqual(10_000);
   });
 
   it('an error stays until it is closed', () => {
     notifyError(new Error('boom'));
-    expect(shown).toEqual([expect.objectContaining({ color: 'red', autoClose: false, withCloseButton: true })]);
+    expect(shown).toEqual([
+      expect.objectContaining({ color: 'red', autoClose: false, withCloseButton: true }),
+    ]);
   });
 });

@@ -26,7 +26,8 @@ async function appWithLog(level: string, database = testDb.database) {
   const lines: LogLine[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
-      for (const line of chunk.toString().split('\n')) if (line !== '') lines.push(JSON.parse(line) as LogLine);
+      for (const line of chunk.toString().split('\n'))
+        if (line !== '') lines.push(JSON.parse(line) as LogLine);
       done();
     },
   });
@@ -51,7 +52,11 @@ describe('server log', () => {
     expect(summaries).toEqual([
       expect.objectContaining({
         level: INFO,
-        summary: expect.objectContaining({ requests: 4, errors: 0, byStatusClass: { '2xx': 3, '4xx': 1 } }) as unknown,
+        summary: expect.objectContaining({
+          requests: 4,
+          errors: 0,
+          byStatusClass: { '2xx': 3, '4xx': 1 },
+        }) as unknown,
       }),
     ]);
   });
@@ -75,7 +80,11 @@ describe('server log', () => {
       await unreachable.close();
     }
     expect(lines).toContainEqual(
-      expect.objectContaining({ level: 50, msg: 'request answered with a server error', res: { statusCode: 503 } }),
+      expect.objectContaining({
+        level: 50,
+        msg: 'request answered with a server error',
+        res: { statusCode: 503 },
+      }),
     );
   });
 });

@@ -53,7 +53,13 @@ describe('request summary', () => {
       {
         message: 'requests in the last minute',
         details: {
-          summary: { requests: 1, errors: 0, p95Milliseconds: 12.3, maxMilliseconds: 12.3, byStatusClass: { '2xx': 1 } },
+          summary: {
+            requests: 1,
+            errors: 0,
+            p95Milliseconds: 12.3,
+            maxMilliseconds: 12.3,
+            byStatusClass: { '2xx': 1 },
+          },
         },
       },
     ]);

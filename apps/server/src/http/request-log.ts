@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 
 /** How often the request summary is written at info. */
 export const REQUEST_SUMMARY_INTERVAL_MILLISECONDS = 60_000;
@@ -60,8 +60,12 @@ export class RequestTally {
   }
 }
 
+interface SummaryLog {
+  info(details: object, message: string): void;
+}
+
 /** Writes one interval's summary at info; an interval without requests writes nothing. */
-export function logRequestSummary(log: Pick<FastifyBaseLogger, 'info'>, tally: RequestTally): void {
+export function logRequestSummary(log: SummaryLog, tally: RequestTally): void {
   const summary = tally.take();
   if (summary.requests === 0) return;
   log.info({ summary }, 'requests in the last minute');
@@ -72,7 +76,10 @@ export function logRequestSummary(log: Pick<FastifyBaseLogger, 'info'>, tally: R
  * each request and its answer at debug, an answer with a 5xx status at error, and once a minute
  * one summary line at info, so the console output of a running server stays readable.
  */
-export function installRequestLog(app: FastifyInstance, intervalMilliseconds = REQUEST_SUMMARY_INTERVAL_MILLISECONDS) {
+export function installRequestLog(
+  app: FastifyInstance,
+  intervalMilliseconds = REQUEST_SUMMARY_INTERVAL_MILLISECONDS,
+) {
   const tally = new RequestTally();
   app.addHook('onRequest', async (request) => {
     request.log.debug({ req: request }, 'incoming request');

@@ -1,20 +1,15 @@
 import { Badge, Button, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { ImportKindCode, ImportStatus } from '@rpm/contracts';
+import type { ImportKindCode } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatNumber } from '../../lib/format';
 import { SearchIcon } from '../shell/icons';
 import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';
 import { downloadErrorFile } from './import-panel';
+import { IMPORT_STATUS_COLORS } from './import-status';
 import { importHistoryQuery, type ImportFilter, type ImportSortField } from './imports-api';
 
 const PAGE_SIZE = 10;
-const STATUS_COLORS: Record<ImportStatus, string> = {
-  QUEUED: 'gray',
-  RUNNING: 'blue',
-  SUCCEEDED: 'teal',
-  FAILED: 'red',
-};
 
 /** The imports of one kind, newest first: paged, searchable by file name, sortable. */
 export function ImportHistory({ kind }: { kind: ImportKindCode }) {
@@ -90,7 +85,7 @@ export function ImportHistory({ kind }: { kind: ImportKindCode }) {
                     </Text>
                   </Table.Td>
                   <Table.Td>
-                    <Badge color={STATUS_COLORS[job.status]} variant="light">
+                    <Badge color={IMPORT_STATUS_COLORS[job.status]} variant="light">
                       {t(`status.${job.status}`)}
                     </Badge>
                   </Table.Td>

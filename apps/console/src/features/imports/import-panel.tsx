@@ -1,11 +1,13 @@
 import { useRef, useState } from 'react';
 import {
   Alert,
+  Badge,
   Button,
   FileInput,
   Group,
   Paper,
   Progress,
+  Select,
   SimpleGrid,
   Stack,
   Text,
@@ -17,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessageFor } from '../../api/error-reaction';
 import { formatBytes, formatDateTime, formatNumber } from '../../lib/format';
 import { messageText, notifyError } from '../../lib/notify';
+import { useOrgReach } from '../levels/use-org-reach';
 import { ErrorState, LoadingState } from '../shell/query-states';
 import { AlertIcon, CheckIcon, UploadIcon } from '../shell/icons';
 import {
@@ -28,6 +31,7 @@ import {
   templatePath,
   uploadImport,
 } from './imports-api';
+import { IMPORT_STATUS_COLORS, importResultOf } from './import-status';
 
 const TEMPLATE_NAMES: Record<ImportKindCode, string> = {
   PATIENT: 'patient-import-template.xlsx',
@@ -56,6 +60,33 @@ function Count({ label, value, testId }: { label: string; value: number; testId:
   );
 }
 
+/** A finished job's result: every row stored (green), some (orange) or none (red), and why. */
+function JobResult({ job }: { job: ImportJob }) {
+  const { t } = useTranslation('imports');
+  const result = importResultOf(job);
+  if (result === null) return null;
+  const isError = result.tone === 'error';
+  return (
+    <Alert
+      color={result.color}
+      variant="light"
+      icon={result.tone === 'success' ? <CheckIcon /> : <AlertIcon />}
+      role={isError ? 'alert' : 'status'}
+      title={t(`status.${job.status}`)}
+      data-testid="import-result"
+    >
+      {result.failureCode === null ? null : (
+        <Text fz="sm">{messageText({ key: `errors:${result.failureCode}` })}</Text>
+      )}
+      {result.lines.map((line) => (
+        <Text fz="sm" key={line.key}>
+          {t(line.key, line.values)}
+        </Text>
+      ))}
+    </Alert>
+  );
+}
+
 /** The current or last job of a kind: progress while it runs, then its result and error file. */
 function JobCard({ job }: { job: ImportJob }) {
   const { t } = useTranslation('imports');
@@ -73,9 +104,9 @@ function JobCard({ job }: { job: ImportJob }) {
             {t('job.startedBy', { name: job.createdBy?.fullName ?? '', date: formatDateTime(job.createdAt) })}
           </Text>
         </Stack>
-        <Text fz="sm" fw={600}>
+        <Badge color={IMPORT_STATUS_COLORS[job.status]} variant="light" data-testid="import-status">
           {t(`status.${job.status}`)}
-        </Text>
+        </Badge>
       </Group>
       {isActive ? (
         <Stack gap={4}>
@@ -90,22 +121,7 @@ function JobCard({ job }: { job: ImportJob }) {
         <Count label={t('job.rowsStored')} value={job.rowsStored} testId="rows-stored" />
         <Count label={t('job.rowsFailed')} value={job.rowsFailed} testId="rows-failed" />
       </SimpleGrid>
-      {job.status === 'SUCCEEDED' ? (
-        <Alert
-          color={job.rowsFailed > 0 ? 'yellow' : 'teal'}
-          variant="light"
-          icon={job.rowsFailed > 0 ? <AlertIcon /> : <CheckIcon />}
-          role="status"
-        >
-          {job.rowsFailed > 0 ? t('job.succeededWithErrors', { count: job.rowsFailed }) : t('job.succeeded')}
-        </Alert>
-      ) : null}
-      {job.status === 'FAILED' ? (
-        <Alert color="red" variant="light" icon={<AlertIcon />} role="alert" title={t('job.failed')}>
-          <Text fz="sm">{messageText({ key: `errors:${job.failureCode ?? 'common.default'}` })}</Text>
-          <Text fz="sm">{t('job.failedKept', { count: job.rowsStored })}</Text>
-        </Alert>
-      ) : null}
+      <JobResult job={job} />
       {job.hasErrorFile ? (
         <Group>
           <Button
@@ -137,6 +153,11 @@ export function ImportPanel({ kind }: { kind: ImportKindCode }) {
   const [uploadError, setUploadError] = useState<unknown>(null);
   const [uploaded, setUploaded] = useState<number | null>(null);
   const abort = useRef<AbortController | null>(null);
+  const { centers } = useOrgReach();
+  const [chosenCenter, setChosenCenter] = useState<string | null | undefined>(undefined);
+  // A caller with one health center has it chosen; anyone may clear it (rows then need their own).
+  const defaultCenter =
+    chosenCenter === undefined ? (centers.length === 1 ? (centers[0]?.id ?? null) : null) : chosenCenter;
   const isUploading = uploaded !== null;
   const isBusy = isActiveImport(current.data);
 
@@ -154,7 +175,9 @@ export function ImportPanel({ kind }: { kind: ImportKindCode }) {
     setUploadError(null);
     setUploaded(0);
     try {
-      const job = await uploadImport(kind, file, setUploaded, controller.signal);
+      const job = await uploadImport(kind, file, setUploaded, controller.signal, {
+        defaultHealthCenterId: kind === 'PATIENT' ? defaultCenter : null,
+      });
       queryClient.setQueryData(currentImportQuery(kind).queryKey, job);
       void queryClient.invalidateQueries({ queryKey: IMPORTS_QUERY_ROOT });
       setFile(null);
@@ -200,6 +223,20 @@ export function ImportPanel({ kind }: { kind: ImportKindCode }) {
             disabled={isUploading}
             clearable
           />
+          {kind === 'PATIENT' ? (
+            <Select
+              label={t('upload.defaultCenter')}
+              description={t('upload.defaultCenterDescription')}
+              placeholder={t('upload.defaultCenterPlaceholder')}
+              data={centers.map((center) => ({ value: center.id, label: center.name }))}
+              value={defaultCenter}
+              onChange={setChosenCenter}
+              disabled={isUploading}
+              clearable
+              searchable
+              data-testid="import-default-center"
+            />
+          ) : null}
           {isBusy && !isUploading ? (
             <Text fz="sm" c="dimmed">
               {t('upload.busy')}

@@ -64,13 +64,23 @@ export const currentImportQuery = (kind: ImportKindCode) =>
 export const templatePath = (kind: ImportKindCode) => `/account/imports/templates/${kind}`;
 export const errorFilePath = (jobId: string) => `/account/imports/${encodeURIComponent(jobId)}/error-file`;
 
+/** Chosen with a patient upload: the health center of rows that name none (else they are refused). */
+export interface ImportUploadOptions {
+  defaultHealthCenterId: string | null;
+}
+
 function sendUpload(
   kind: ImportKindCode,
   file: File,
   onProgress: (fraction: number) => void,
   signal: AbortSignal | undefined,
+  options: ImportUploadOptions,
 ): Promise<ImportJob> {
-  const path = `/account/imports/${kind}`;
+  const query =
+    options.defaultHealthCenterId === null
+      ? ''
+      : `?${new URLSearchParams({ defaultHealthCenterId: options.defaultHealthCenterId }).toString()}`;
+  const path = `/account/imports/${kind}${query}`;
   const request = { method: 'POST', path };
   return new Promise<ImportJob>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
@@ -116,14 +126,15 @@ export async function uploadImport(
   file: File,
   onProgress: (fraction: number) => void,
   signal?: AbortSignal,
+  options: ImportUploadOptions = { defaultHealthCenterId: null },
 ): Promise<ImportJob> {
   try {
-    return await sendUpload(kind, file, onProgress, signal);
+    return await sendUpload(kind, file, onProgress, signal, options);
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== 'auth.sessionExpired' || !(await refreshSession()))
       throw error;
     onProgress(0);
-    return sendUpload(kind, file, onProgress, signal);
+    return sendUpload(kind, file, onProgress, signal, options);
   }
 }
 

@@ -46,7 +46,13 @@ it('binds rows to patients by account, stores them in one batch and reports each
   });
   const token = await logInAs(app, org.tenant.code, org.adminA);
   const auth = await resolveSession(testDb.database, systemClock, token);
-  const context: ImportContext = { tenantId, auth, clock: systemClock, language: 'en' };
+  const context: ImportContext = {
+    tenantId,
+    auth,
+    clock: systemClock,
+    language: 'en',
+    defaultHealthCenterId: null,
+  };
 
   const rows = [
     { rowNumber: 2, value: rowOf([org.accountA.email ?? '', 'cc:00:00:00:00:01', 'V19', 'S-1']) },
@@ -122,7 +128,13 @@ it('reports a clash with a device the importing user cannot see as existing', as
   await insertDevice(testDb, tenantId, { macAddress: 'DD:00:00:00:00:01', patientId: org.patientB.id });
   const token = await logInAs(app, org.tenant.code, org.adminA);
   const auth = await resolveSession(testDb.database, systemClock, token);
-  const context: ImportContext = { tenantId, auth, clock: systemClock, language: 'vi' };
+  const context: ImportContext = {
+    tenantId,
+    auth,
+    clock: systemClock,
+    language: 'vi',
+    defaultHealthCenterId: null,
+  };
   const failures = await testDb.database.withTenant(
     tenantId,
     (tx) =>

@@ -56,7 +56,13 @@ async function organisation() {
   };
 }
 
-const upload = (token: string, kind: 'PATIENT' | 'DEVICE', content: Buffer, filename = 'import.xlsx') => {
+const upload = (
+  token: string,
+  kind: 'PATIENT' | 'DEVICE',
+  content: Buffer,
+  filename = 'import.xlsx',
+  query = '',
+) => {
   const body = multipart([
     {
       name: 'file',
@@ -67,7 +73,7 @@ const upload = (token: string, kind: 'PATIENT' | 'DEVICE', content: Buffer, file
   ]);
   return app.inject({
     method: 'POST',
-    url: `/account/imports/${kind}`,
+    url: `/account/imports/${kind}${query}`,
     payload: body.payload,
     headers: body.headers,
     ...withSession(token),
@@ -78,13 +84,13 @@ const get = (token: string, url: string) => app.inject({ url, ...withSession(tok
 async function finished(token: string, id: string): Promise<ImportJob> {
   for (let attempt = 0; attempt < 400; attempt++) {
     const job = (await get(token, `/account/imports/${id}`)).json<{ data: ImportJob }>().data;
-    if (job.status === 'SUCCEEDED' || job.status === 'FAILED') return job;
+    if (job.status !== 'QUEUED' && job.status !== 'RUNNING') return job;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error('import did not finish');
 }
 
-const patientRow = (patientCode: string, firstName: string, birthday: string, phone: string) => [
+const patientRow = (patientCode: string, firstName: string, birthday: string, phone: string, center = '') => [
   patientCode,
   firstName,
   'Nguyen',
@@ -96,19 +102,22 @@ const patientRow = (patientCode: string, firstName: string, birthday: string, ph
   65,
   'O+',
   '12 Le Loi, District 1',
-  '',
+  center,
   '',
 ];
 
 describe('patient import', () => {
   it('serves the template, stores the good rows and reports the bad ones in the error file', async () => {
-    const { tenant, adminToken } = await organisation();
+    const { tenant, center, adminToken } = await organisation();
     const template = await get(adminToken, '/account/imports/templates/PATIENT');
     expect(template.statusCode).toBe(200);
     expect(template.headers['content-disposition']).toContain('patient-import-template.xlsx');
-    const templateRows = await rowsOf(template.rawPayload);
-    expect(templateRows[0]).toEqual([...PATIENT_IMPORT_HEADERS]);
-    expect(templateRows.length).toBeGreaterThan(1);
+    // The sheet that is imported has the headers only; the example is on the instructions sheet.
+    expect(await rowsOf(template.rawPayload)).toEqual([[...PATIENT_IMPORT_HEADERS]]);
+    const instructions = await rowsOf(template.rawPayload, 'Instructions');
+    expect(instructions).toContainEqual([...PATIENT_IMPORT_HEADERS]);
+    expect(instructions.some((row) => row.includes('an.nguyen@example.com'))).toBe(true);
+    expect(String(instructions[0]?.[0])).toContain('Import');
 
     const file = await workbookOf(PATIENT_IMPORT_HEADERS, [
       patientRow('IMP001', 'An', '15/04/1960', '0981000101'),
@@ -116,7 +125,13 @@ describe('patient import', () => {
       patientRow('IMP003', 'Chi', '01/01/2090', '0981000103'),
       patientRow('IMP004', 'Dung', '20/10/1975', '0981000104'),
     ]);
-    const response = await upload(adminToken, 'PATIENT', file, 'patients.xlsx');
+    const response = await upload(
+      adminToken,
+      'PATIENT',
+      file,
+      'patients.xlsx',
+      `?defaultHealthCenterId=${center.id}`,
+    );
     expect(response.statusCode).toBe(202);
     const accepted = response.json<{ data: ImportJob }>().data;
     expect(accepted).toMatchObject({
@@ -128,7 +143,7 @@ describe('patient import', () => {
 
     const job = await finished(adminToken, accepted.id);
     expect(job).toMatchObject({
-      status: 'SUCCEEDED',
+      status: 'PARTIAL',
       rowsProcessed: 4,
       rowsStored: 2,
       rowsFailed: 2,
@@ -152,10 +167,32 @@ describe('patient import', () => {
     for (const row of errors.slice(1)) expect(String(row[PATIENT_IMPORT_HEADERS.length + 1])).not.toBe('');
 
     const current = await get(adminToken, '/account/imports/current?kind=PATIENT');
-    expect(current.json()).toMatchObject({ data: { id: job.id, status: 'SUCCEEDED' } });
+    expect(current.json()).toMatchObject({ data: { id: job.id, status: 'PARTIAL' } });
     expect((await get(adminToken, '/account/imports/current?kind=DEVICE')).json()).toMatchObject({
       data: null,
     });
+  });
+
+  it('refuses a default health center the importer does not see, and creates no job', async () => {
+    const { tenant, centerAdminToken } = await organisation();
+    const elsewhere = await createHealthCenter(testDb.database, tenant.id);
+    const file = await workbookOf(PATIENT_IMPORT_HEADERS, [
+      patientRow('X9', 'An', '15/04/1960', '0981000909'),
+    ]);
+    for (const centerId of [elsewhere.id, '01890000-0000-7000-8000-000000000000']) {
+      const response = await upload(
+        centerAdminToken,
+        'PATIENT',
+        file,
+        'a.xlsx',
+        `?defaultHealthCenterId=${centerId}`,
+      );
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'center.notFound' });
+    }
+    expect(
+      await asOwner(testDb.ownerUrl, 'SELECT id FROM import_jobs WHERE tenant_id = $1', [tenant.id]),
+    ).toEqual([]);
   });
 
   it('answers each refusal with its code and creates no job', async () => {
@@ -202,7 +239,7 @@ describe('device import', () => {
     const response = await upload(adminToken, 'DEVICE', file);
     expect(response.statusCode).toBe(202);
     const job = await finished(adminToken, response.json<{ data: ImportJob }>().data.id);
-    expect(job).toMatchObject({ kind: 'DEVICE', status: 'SUCCEEDED', rowsStored: 1, rowsFailed: 1 });
+    expect(job).toMatchObject({ kind: 'DEVICE', status: 'PARTIAL', rowsStored: 1, rowsFailed: 1 });
     const devices = await asOwner<{ serial_number: string }>(
       testDb.ownerUrl,
       'SELECT serial_number FROM devices WHERE tenant_id = $1',
@@ -273,8 +310,8 @@ describe('who may import and see imports', () => {
     ].entries()) {
       await asOwner(
         testDb.ownerUrl,
-        `INSERT INTO import_jobs (tenant_id, id, kind, status, file_name, file_size, created_by, created_at, finished_at)
-         VALUES ($1, gen_random_uuid(), $2, 'SUCCEEDED', $3, 10, $4, now() - ($5 || ' minutes')::interval, now())`,
+        `INSERT INTO import_jobs (tenant_id, id, kind, status, file_name, file_size, created_by, created_at, finished_at, rows_stored)
+         VALUES ($1, gen_random_uuid(), $2, 'SUCCEEDED', $3, 10, $4, now() - ($5 || ' minutes')::interval, now(), 1)`,
         [tenant.id, kind, name, admin, String(10 - index)],
       );
     }

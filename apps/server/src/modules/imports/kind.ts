@@ -55,4 +55,9 @@ export interface ImportContext {
   clock: Clock;
   /** The importing user's language: reasons are written in it. */
   language: SupportedLanguage;
+  /**
+   * Chosen with the upload (patients): the health center of rows that name none, one the
+   * importing user sees. null: such rows are refused.
+   */
+  defaultHealthCenterId: string | null;
 }

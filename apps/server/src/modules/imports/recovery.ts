@@ -18,9 +18,9 @@ interface RecoveryLog {
 }
 
 /**
- * Marks FAILED (import.interrupted) every QUEUED or RUNNING job whose heartbeat has stopped: its
- * process crashed or was killed mid-import. The rows it stored stay; its uploaded file is removed;
- * the tenant can import again at once. Returns how many jobs were ended.
+ * Ends (import.interrupted) every QUEUED or RUNNING job whose heartbeat has stopped: its process
+ * crashed or was killed mid-import. PARTIAL when it had stored rows (they stay), else FAILED. Its
+ * uploaded file is removed; the tenant can import again at once. Returns how many jobs were ended.
  */
 export async function recoverStaleImports(
   database: Database,
@@ -42,7 +42,7 @@ export async function recoverStaleImports(
             targetId: job.id,
             details: {
               kind: job.kind,
-              status: 'FAILED',
+              status: job.status,
               failureCode: 'import.interrupted',
               trigger: 'recovery',
               rowsStored: job.rowsStored,

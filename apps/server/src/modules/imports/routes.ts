@@ -8,6 +8,7 @@ import {
   importJobSchema,
   importKindsAllowed,
   importListQuerySchema,
+  importUploadQuerySchema,
   pageOf,
   successEnvelope,
   type ImportKindCode,
@@ -19,11 +20,12 @@ import { requireAuth } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import { auditContextOf } from '../../http/audit-context.js';
 import { ok } from '../../http/envelope.js';
-import { attachmentHeader, XLSX_CONTENT_TYPE, xlsxStream } from '../../lib/xlsx.js';
+import { attachmentHeader, XLSX_CONTENT_TYPE } from '../../lib/xlsx.js';
 import { ImportFiles } from './files.js';
 import { IMPORT_KIND_REGISTRY } from './kinds.js';
 import { ImportRecoveryJob, recoverStaleImports } from './recovery.js';
 import { ImportRunner } from './runner.js';
+import { templateStream } from './template.js';
 import {
   currentImport,
   listImports,
@@ -121,16 +123,11 @@ export const importAccountRoutes: FastifyPluginAsyncZod = async (app) => {
         config: { access: IMPORT_PERMISSION[kind] },
         schema: {
           tags,
-          summary: `The ${kind.toLowerCase()} import template (.xlsx): the header row every upload must keep unchanged, and example rows`,
+          summary: `The ${kind.toLowerCase()} import template (.xlsx): a first sheet with the header row every upload must keep unchanged, and an instructions sheet (in the caller's language) with example rows, which are never imported`,
         },
       },
-      async (_request, reply) => {
-        const importKind = IMPORT_KIND_REGISTRY[kind];
-        const stream = xlsxStream(
-          'Import',
-          importKind.headers.map((header) => ({ header })),
-          importKind.exampleRows,
-        );
+      async (request, reply) => {
+        const stream = templateStream(kind, IMPORT_KIND_REGISTRY[kind], request.language);
         return reply
           .header('content-disposition', attachmentHeader(TEMPLATE_NAMES[kind]))
           .header('cache-control', 'no-store')
@@ -146,16 +143,19 @@ export const importAccountRoutes: FastifyPluginAsyncZod = async (app) => {
         schema: {
           tags,
           consumes: ['multipart/form-data'],
+          querystring: importUploadQuerySchema,
           summary: `Start a ${kind.toLowerCase()} import`,
           description:
-            'Multipart field `file`: an .xlsx of at most 500 MB (file.tooLarge, file.unsupportedType). Checked before it is accepted: a zip (by content) within the entry, size and compression-ratio limits with a workbook in it (import.invalidFile), the template headers unchanged (import.wrongHeaders), at least one data row (import.empty); one import per tenant at a time (import.inProgress). Answers 202 with the QUEUED job; rows are then read in the background (poll GET /account/imports/current).',
+            'Multipart field `file`: an .xlsx of at most 500 MB (file.tooLarge, file.unsupportedType). Checked before it is accepted: a zip (by content) within the entry, size and compression-ratio limits with a workbook in it (import.invalidFile), the template headers unchanged (import.wrongHeaders), at least one data row (import.empty); one import per tenant at a time (import.inProgress). `defaultHealthCenterId` (patients): the health center of rows whose Health center cell is empty, one the caller sees (center.notFound); without it such rows are refused. Answers 202 with the QUEUED job; rows are then read in the background (poll GET /account/imports/current).',
           response: { 202: successEnvelope(importJobSchema) },
         },
       },
       async (request, reply) =>
         reply
           .code(202)
-          .send(ok(await startImport(environment, callerOf(request), kind, receiveFrom(request)))),
+          .send(
+            ok(await startImport(environment, callerOf(request), kind, receiveFrom(request), request.query)),
+          ),
     );
   }
 

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@rpm/contracts';
+import { importOutcome, type ErrorCode } from '@rpm/contracts';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
@@ -40,8 +40,9 @@ class ImportStopped extends Error {
  * Reads a job's file to the end in the background: every row through the kind's checks, valid
  * rows stored in batches inside the tenant's transaction with the importing user's visibility,
  * refused rows into the error file. Counts, progress and the heartbeat are written with each
- * batch, at most every PROGRESS_INTERVAL_MILLISECONDS. Ends SUCCEEDED (the file was read to the
- * end, whatever the refused rows) or FAILED with a code, keeping the batches stored until then.
+ * batch, at most every PROGRESS_INTERVAL_MILLISECONDS. Ends by what happened to the rows
+ * (importOutcome): SUCCEEDED (all stored), PARTIAL (some stored) or FAILED (none stored); a job
+ * stopped before the end of its file records why (failureCode) and keeps the batches stored.
  * The uploaded file is removed either way.
  */
 async function runImport(
@@ -149,7 +150,11 @@ async function runImport(
   await files.remove(uploadPath);
 
   const now = clock.now();
-  const status = failureCode === null ? 'SUCCEEDED' : 'FAILED';
+  const status = importOutcome({
+    rowsStored,
+    rowsFailed: errorFile.rowCount,
+    isStopped: failureCode !== null,
+  });
   const errorFileKey = hasErrorFile ? files.errorFileKey(tenantId, job.id) : null;
   await database.withTenant(tenantId, async (tx) => {
     await updateJob(tx, job.id, { ...progress(), status, failureCode, errorFileKey, finishedAt: now });

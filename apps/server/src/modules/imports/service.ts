@@ -5,8 +5,10 @@ import {
   type ImportJob,
   type ImportKindCode,
   type ImportListQuery,
+  type ImportUploadQuery,
 } from '@rpm/contracts';
 import type { SupportedLanguage } from '@rpm/i18n';
+import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { Readable } from 'node:stream';
 import { uuidv7 } from 'uuidv7';
@@ -145,6 +147,16 @@ async function checkWorkbook(path: string, kind: ImportKind<unknown>): Promise<v
   }
 }
 
+/** A default health center must be one the importing user sees (center.notFound otherwise). */
+async function checkDefaultCenter(database: Database, auth: AuthContext, centerId: string): Promise<void> {
+  const found = await database.withTenant(
+    auth.tenantId,
+    (tx) => tx.execute<{ id: string }>(sql`SELECT id FROM health_centers WHERE id = ${centerId}`),
+    auth.visibility,
+  );
+  if (found.rows.length === 0) throw new AppError('center.notFound');
+}
+
 /**
  * POST /account/imports/<KIND>: receives the file (streamed to disk, at most 500 MB, .xlsx by name
  * and by content), checks it (checkWorkbook), then creates the job — refused with
@@ -156,11 +168,21 @@ export async function startImport(
   caller: ImportCaller,
   kindCode: ImportKindCode,
   receive: ReceiveUpload,
+  options: ImportUploadQuery = {},
 ): Promise<ImportJob> {
   const { database, files, clock } = environment;
   const { auth } = caller;
   const kind = environment.kinds[kindCode];
+  const defaultHealthCenterId = options.defaultHealthCenterId ?? null;
   const upload = await receive();
+  if (defaultHealthCenterId !== null) {
+    try {
+      await checkDefaultCenter(database, auth, defaultHealthCenterId);
+    } catch (error) {
+      await drain(upload.stream);
+      throw error;
+    }
+  }
   // Refusals before the file is stored still read the request to its end, so the client gets the
   // answer rather than a broken connection.
   const active = await database.withTenant(auth.tenantId, (tx) => findActiveJob(tx));
@@ -218,7 +240,13 @@ export async function startImport(
     throw error;
   }
 
-  const context: ImportContext = { tenantId: auth.tenantId, auth, clock, language: caller.language };
+  const context: ImportContext = {
+    tenantId: auth.tenantId,
+    auth,
+    clock,
+    language: caller.language,
+    defaultHealthCenterId,
+  };
   environment.runner.start({ job, kind, context, audit: caller.audit });
   return toImportJob(job);
 }

@@ -85,6 +85,14 @@ describe('readSheetRows', () => {
     expect(normaliseCell(Number.NaN)).toBeNull();
   });
 
+  it('reads text our exports escaped against formulas without the apostrophe, other text as it is', () => {
+    expect(normaliseCell("'+84981000001")).toBe('+84981000001');
+    expect(normaliseCell('\'=HYPERLINK("x")')).toBe('=HYPERLINK("x")');
+    expect(normaliseCell("'-")).toBe('-');
+    expect(normaliseCell("O'Brien")).toBe("O'Brien");
+    expect(normaliseCell("'quoted'")).toBe("'quoted'");
+  });
+
   it('refuses a text file renamed .xlsx', async () => {
     const file = path.join(directory, 'text.xlsx');
     await writeFile(file, 'name,phone\nAn,0981000001\n');

@@ -139,13 +139,20 @@ function cellsOf(row: ExcelJS.Row, columns: number): ImportCell[] {
   return cells;
 }
 
+/** Text our exports and error files wrote with an apostrophe so it is not run as a formula (lib/xlsx.ts). */
+const ESCAPED_FORMULA_TEXT = /^'[=+\-@\t\r]/;
+
 /**
  * A cell as kinds see it: rich text and hyperlinks become their text, formulas their cached result
- * (never evaluated), errors their text (#N/A), blank text null. Dates stay Date.
+ * (never evaluated), errors their text (#N/A), blank text null. Dates stay Date. Text escaped as
+ * our exports escape it ('+84...) is read without the apostrophe, so an export imports unchanged.
  */
 export function normaliseCell(value: unknown): ImportCell {
   if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value.trim() === '' ? null : value;
+  if (typeof value === 'string') {
+    if (value.trim() === '') return null;
+    return ESCAPED_FORMULA_TEXT.test(value) ? value.slice(1) : value;
+  }
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'boolean' || value instanceof Date) return value;
   if (typeof value === 'object') {

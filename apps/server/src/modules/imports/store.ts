@@ -1,5 +1,5 @@
 import type { ImportKindCode, ImportListQuery, ImportStatus } from '@rpm/contracts';
-import { and, asc, count, desc, eq, ilike, inArray, lt, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { TenantTransaction } from '../../db/database.js';
 import { importJobs } from '../../db/schema.js';
 
@@ -102,8 +102,8 @@ export async function updateJob(
 }
 
 /**
- * Marks FAILED every active job whose heartbeat is older than `staleBefore` (its process is gone)
- * and returns them. Rows being updated by a live runner are skipped (SKIP LOCKED).
+ * Ends every active job whose heartbeat is older than `staleBefore` (its process is gone) and
+ * returns them: PARTIAL when it had stored rows (they stay), else FAILED. Rows being updated by a live runner are skipped (SKIP LOCKED).
  */
 export async function failStaleJobs(
   tx: TenantTransaction,
@@ -119,7 +119,12 @@ export async function failStaleJobs(
   if (stale.length === 0) return [];
   return tx
     .update(importJobs)
-    .set({ status: 'FAILED', failureCode, finishedAt: now, heartbeatAt: now })
+    .set({
+      status: sql`CASE WHEN ${importJobs.rowsStored} > 0 THEN 'PARTIAL' ELSE 'FAILED' END`,
+      failureCode,
+      finishedAt: now,
+      heartbeatAt: now,
+    })
     .where(
       and(
         inArray(

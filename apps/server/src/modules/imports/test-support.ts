@@ -18,11 +18,11 @@ export async function workbookOf(
   return Buffer.from(await workbook.xlsx.writeBuffer());
 }
 
-/** Reads every row of the first sheet of an .xlsx (header row first), cells from column A. */
-export async function rowsOf(content: Buffer): Promise<unknown[][]> {
+/** Reads every row of a sheet of an .xlsx (the first unless named), cells from column A. */
+export async function rowsOf(content: Buffer, sheetName?: string): Promise<unknown[][]> {
   const workbook = new ExcelJS.Workbook();
   await workbook.xlsx.load(content as unknown as ArrayBuffer);
-  const sheet = workbook.worksheets[0];
+  const sheet = sheetName === undefined ? workbook.worksheets[0] : workbook.getWorksheet(sheetName);
   const rows: unknown[][] = [];
   sheet?.eachRow((row) => {
     rows.push((row.values as unknown[]).slice(1));

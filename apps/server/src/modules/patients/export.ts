@@ -5,29 +5,11 @@ import { withCaller } from '../../db/caller.js';
 import { AppError } from '../../http/app-error.js';
 import { xlsxStream, type XlsxColumn, type XlsxValue } from '../../lib/xlsx.js';
 import { recordPatientReads } from '../audit/reads.js';
+import { PATIENT_IMPORT_HEADERS } from './import-kind.js';
 import type { PatientEnvironment } from './service.js';
 import * as store from './store.js';
-import { fullNameOf } from './views.js';
 
 const EXPORT_BATCH = 1000;
-
-const COLUMN_KEYS = [
-  'patientCode',
-  'fullName',
-  'birthday',
-  'gender',
-  'phone',
-  'email',
-  'status',
-  'healthCenter',
-  'packageCode',
-  'contractId',
-  'heightCm',
-  'weightKg',
-  'bloodType',
-  'address',
-  'createdAt',
-] as const;
 
 type PatientsCatalogue = (typeof resources)['en']['patients'];
 
@@ -45,8 +27,9 @@ export function formatDate(value: string | Date | null): string | null {
 
 /**
  * GET /account/patients/export: every live patient the caller sees, with the list's filters, as
- * an xlsx streamed in batches (each batch read in its own short transaction, so a long download
- * holds no transaction open). export.noData when nothing matches. Audited: a PHI read.
+ * an xlsx in the patient import template's columns and formats, so an exported file imports again
+ * unchanged (into another center or tenant). Streamed in batches, each read in its own short
+ * transaction, so a long download holds no transaction open. export.noData when nothing matches. Audited: a PHI read.
  */
 export async function exportPatients(
   environment: PatientEnvironment,
@@ -70,9 +53,9 @@ export async function exportPatients(
   });
   if (total === 0) throw new AppError('export.noData');
   const texts = catalogueOf(language);
-  const columns: XlsxColumn[] = COLUMN_KEYS.map((key) => ({
-    header: texts.export[key],
-    width: key === 'address' ? 40 : key === 'fullName' || key === 'email' ? 28 : undefined,
+  const columns: XlsxColumn[] = PATIENT_IMPORT_HEADERS.map((header) => ({
+    header,
+    width: header === 'Address' ? 40 : header === 'Email' ? 28 : undefined,
   }));
 
   async function* rows(): AsyncGenerator<XlsxValue[]> {
@@ -83,17 +66,15 @@ export async function exportPatients(
       for (const { patient, centerName } of batch) {
         yield [
           patient.patientCode,
-          fullNameOf(patient),
+          // The template has no middle name: it follows the first name, as in the full name.
+          [patient.firstName, patient.middleName].filter((part) => part.trim() !== '').join(' '),
+          patient.lastName,
           formatDate(patient.birthday),
           patient.gender === null
             ? null
             : ((texts.gender as Record<string, string>)[patient.gender] ?? patient.gender),
           patient.phone,
           patient.email,
-          (texts.status as Record<string, string>)[patient.status] ?? patient.status,
-          centerName,
-          patient.packageCode,
-          patient.contractId,
           patient.heightCm,
           patient.weightKg,
           patient.bloodType,
@@ -106,7 +87,8 @@ export async function exportPatients(
           ]
             .filter((part) => part !== '')
             .join(', '),
-          formatDate(patient.createdAt),
+          centerName,
+          patient.contractId,
         ];
       }
       if (batch.length < EXPORT_BATCH) return;

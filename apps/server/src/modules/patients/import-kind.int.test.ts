@@ -65,6 +65,7 @@ it('stores valid rows with generated codes from one sequence update, and reports
     auth: authOf(org.admin.id, null),
     clock: systemClock,
     language: 'en',
+    defaultHealthCenterId: null,
   };
   const rows = rowsOf([
     cells('', '0977100001', 'one@import.example', 'Center A'),
@@ -82,6 +83,8 @@ it('stores valid rows with generated codes from one sequence update, and reports
     { rowNumber: 4, reasons: ['Patient ID already exists: TAKEN-1'] },
     { rowNumber: 5, reasons: ['Phone repeats row 2 of this file'] },
     { rowNumber: 6, reasons: ['Health center not found: Nowhere'] },
+    // No health center and no default chosen with the upload: refused, not stored without one.
+    { rowNumber: 7, reasons: ['Health center: required'] },
   ]);
   const stored = await asOwner<{
     patient_code: string;
@@ -100,7 +103,6 @@ it('stores valid rows with generated codes from one sequence update, and reports
       health_center_id: org.centerA.id,
       contract_id: null,
     },
-    { patient_code: 'MY-CODE', email: 'six@import.example', health_center_id: null, contract_id: 'CT-9' },
   ]);
   const [sequence] = await asOwner<{ next_value: string }>(
     testDb.ownerUrl,
@@ -110,7 +112,7 @@ it('stores valid rows with generated codes from one sequence update, and reports
   expect(Number(sequence?.next_value)).toBe(10002);
 });
 
-it('reports a clash with a patient the importer cannot see, and puts a one-center importer’s rows in their center', async () => {
+it('reports a clash with a patient the importer cannot see, and puts rows without a center in the chosen default', async () => {
   await createPatient(testDb.database, org.tenant.id, {
     healthCenterId: org.centerB.id,
     email: 'hidden@import.example',
@@ -121,6 +123,7 @@ it('reports a clash with a patient the importer cannot see, and puts a one-cente
     auth: authOf(org.adminA.id, [org.centerA.id]),
     clock: systemClock,
     language: 'en',
+    defaultHealthCenterId: org.centerA.id,
   };
   const rows = rowsOf([
     cells('', '0977200001', 'hidden@import.example', ''),
@@ -145,6 +148,7 @@ it('stores a large batch with multi-row inserts', async () => {
     auth: authOf(org.admin.id, null),
     clock: systemClock,
     language: 'en',
+    defaultHealthCenterId: null,
   };
   const rows = rowsOf(
     Array.from({ length: 2500 }, (_, index) =>

@@ -76,9 +76,10 @@ describe('patient import rows', () => {
     ['digits in a name', { 1: 'An2' }, 'First name: must not contain digits'],
     ['no last name', { 2: null }, 'Last name: required'],
     ['no birthday', { 3: null }, 'Birthday (dd/MM/yyyy): required'],
-    ['an impossible date', { 3: '31/02/1960' }, 'Birthday (dd/MM/yyyy): not a date (dd/MM/yyyy)'],
+    ['an impossible date', { 3: '31/02/1960' }, 'Birthday (dd/MM/yyyy): not a real date'],
+    ['a date in another format', { 3: '1960.04.15' }, 'Birthday (dd/MM/yyyy): not a date (dd/MM/yyyy)'],
     ['a birthday in the future', { 3: yearsAgo(-1) }, 'Birthday (dd/MM/yyyy): must not be in the future'],
-    ['one day short of 18', { 3: yearsAgo(18, 1) }, 'The patient must be at least 18 years old'],
+    ['one day short of 18', { 3: yearsAgo(18, 1) }, 'The patient must be 18 or older'],
     ['a 2-digit phone', { 5: '12' }, 'Phone: must be 3 to 16 digits'],
     ['a bad email', { 6: 'nope' }, 'Email: not a valid email'],
     ['a weight of 700', { 8: 700 }, 'Weight (kg): out of range'],
@@ -96,8 +97,34 @@ describe('patient import rows', () => {
     expect(parsed.ok ? [] : parsed.reasons).toContain(reason);
   });
 
-  it('accepts the boundaries (exactly 18, a 3-digit phone) and writes reasons in Vietnamese', () => {
+  it.each([
+    ['31/02/1980', 'Birthday (dd/MM/yyyy): not a real date'],
+    ['29/02/1981', 'Birthday (dd/MM/yyyy): not a real date'],
+    ['12/13/1980', 'Birthday (dd/MM/yyyy): not a real date'],
+    ['not a date', 'Birthday (dd/MM/yyyy): not a date (dd/MM/yyyy)'],
+    [null, 'Birthday (dd/MM/yyyy): required'],
+  ])('gives the birthday %s one reason, the most specific', (birthday, reason) => {
+    expect(parsePatientRow(row({ 3: birthday }), 'en')).toEqual({ ok: false, reasons: [reason] });
+  });
+
+  it('gives a future birthday one reason (not also "under 18"), and one per bad cell', () => {
+    expect(parsePatientRow(row({ 3: yearsAgo(-1) }), 'en')).toEqual({
+      ok: false,
+      reasons: ['Birthday (dd/MM/yyyy): must not be in the future'],
+    });
+    expect(parsePatientRow(row({ 3: '31/02/1980', 6: 'nope', 8: 700 }), 'vi')).toEqual({
+      ok: false,
+      reasons: [
+        'Birthday (dd/MM/yyyy): không phải là ngày có thật',
+        'Email: email không hợp lệ',
+        'Weight (kg): ngoài khoảng cho phép',
+      ],
+    });
+  });
+
+  it('accepts a leap day and the boundaries (exactly 18, a 3-digit phone) and writes reasons in Vietnamese', () => {
     expect(parsePatientRow(row({ 3: yearsAgo(18), 5: '123' }), 'en').ok).toBe(true);
+    expect(parsePatientRow(row({ 3: '29/02/1980' }), 'en').ok).toBe(true);
     expect(parsePatientRow(row({ 1: 'An2' }), 'vi')).toEqual({
       ok: false,
       reasons: ['First name: không được chứa chữ số'],

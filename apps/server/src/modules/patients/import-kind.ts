@@ -73,6 +73,9 @@ const text = (cell: ImportCell | undefined): string | null => {
   return value === '' ? null : value;
 };
 
+/** A date typed as dd/MM/yyyy (one or two digits for day and month). */
+const DAY_MONTH_YEAR = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+
 /** A sheet date (a Date cell, or dd/MM/yyyy text) as yyyy-MM-dd; an unreadable one is kept for the schema to refuse. */
 export function isoDateOf(cell: ImportCell | undefined): string | null {
   if (cell instanceof Date) {
@@ -81,13 +84,20 @@ export function isoDateOf(cell: ImportCell | undefined): string | null {
   }
   const value = text(cell);
   if (value === null) return null;
-  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value);
+  const match = DAY_MONTH_YEAR.exec(value);
   if (match === null) return value;
   const [, day = '', month = '', year = ''] = match;
   const iso = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
   const parsed = new Date(`${iso}T00:00:00Z`);
   // 31/02/2000 is not a date, even though Date would roll it over.
   return Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== iso ? value : iso;
+}
+
+/** Text in the dd/MM/yyyy shape that names no day of the calendar (31/02/1980, 12/13/2000). */
+function isImpossibleDate(cell: ImportCell | undefined): boolean {
+  if (cell instanceof Date) return Number.isNaN(cell.getTime());
+  const value = text(cell);
+  return value !== null && DAY_MONTH_YEAR.test(value) && isoDateOf(value) === value;
 }
 
 const GENDER_WORDS: Record<string, 'MALE' | 'FEMALE' | 'OTHER'> = {
@@ -186,9 +196,20 @@ export function parsePatientRow(
     contractId: text(contractId),
   };
   const parsed = patientCreateSchema.safeParse(candidate);
-  if (!parsed.success) {
-    const reasons = [...new Set(parsed.error.issues.map((issue) => reasonOf(issue, language)))];
-    return { ok: false, reasons };
+  // One reason per cell, the most specific: a date that does not exist is only that, not also
+  // "in the future" and "under 18" (which the schema adds for a value it cannot read as a date).
+  const reasonsByCell = new Map<string, string>();
+  if (isImpossibleDate(birthday))
+    reasonsByCell.set(
+      'birthday',
+      reasonText(language, 'dateNotReal', { field: FIELD_COLUMNS.birthday ?? '' }),
+    );
+  for (const issue of parsed.success ? [] : parsed.error.issues) {
+    const cell = String(issue.path[0] ?? '');
+    if (!reasonsByCell.has(cell)) reasonsByCell.set(cell, reasonOf(issue, language));
+  }
+  if (!parsed.success || reasonsByCell.size > 0) {
+    return { ok: false, reasons: [...new Set(reasonsByCell.values())] };
   }
   return { ok: true, value: { input: parsed.data, centerName: text(center) } };
 }
@@ -205,7 +226,7 @@ async function centersByName(tx: TenantTransaction, names: string[]): Promise<Ma
 const INSERT_CHUNK = 1000;
 
 /**
- * Stores a batch: resolves health centers by name, refuses duplicates (in the tenant as far as the
+ * Stores a batch: resolves health centers by name (an empty cell: the upload's default center), refuses duplicates (in the tenant as far as the
  * caller sees, and earlier in the same batch, per row and field), gives generated codes from one
  * sequence update, and inserts the rest with multi-row INSERTs. A clash with a record outside the
  * caller's centers is still caught by the unique indexes (ON CONFLICT DO NOTHING) and reported.
@@ -215,7 +236,7 @@ export async function insertPatientBatch(
   rows: readonly NumberedRow<PatientImportRow>[],
   context: ImportContext,
 ): Promise<RowFailure[]> {
-  const { language, auth, tenantId } = context;
+  const { language, tenantId } = context;
   const failures = new Map<number, string[]>();
   const fail = (rowNumber: number, reason: string) =>
     failures.set(rowNumber, [...(failures.get(rowNumber) ?? []), reason]);
@@ -224,12 +245,9 @@ export async function insertPatientBatch(
     ...new Set(rows.map((row) => row.value.centerName?.toLowerCase()).filter((name) => name !== undefined)),
   ];
   const centers = await centersByName(tx, names);
-  const defaultCenter =
-    'all' in auth.visibility
-      ? null
-      : 'centerIds' in auth.visibility && auth.visibility.centerIds.length === 1
-        ? (auth.visibility.centerIds[0] ?? null)
-        : undefined;
+  // A row without a health center goes to the one chosen with the upload, else it is refused: a
+  // patient stored without a center would be seen by nobody but the tenant's admins.
+  const defaultCenter = context.defaultHealthCenterId;
 
   const existing = await store.existingIdentifiers(tx, {
     codes: rows
@@ -258,7 +276,7 @@ export async function insertPatientBatch(
       if (found === undefined)
         fail(rowNumber, reasonText(language, 'centerNotFound', { name: value.centerName }));
       else centerId = found;
-    } else if (defaultCenter === undefined) {
+    } else if (defaultCenter === null) {
       fail(rowNumber, reasonText(language, 'centerRequired'));
     } else {
       centerId = defaultCenter;
