@@ -176,8 +176,14 @@ export async function buildApp({ config, database, clock = systemClock, logger }
   }
 
   app.setNotFoundHandler(async (request, reply) => {
+    // A built file that is not there (a tab still running the previous release asks for a chunk
+    // the deploy replaced) is a 404, so the console's error page offers a reload; an HTML page
+    // in its place would not load as a script either, only later and less clearly.
     const isPageRequest =
-      (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url) && !request.url.startsWith('/docs');
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !isApiPath(request.url) &&
+      !request.url.startsWith('/docs') &&
+      !/^\/assets\/[^?#]/.test(request.url);
     if (hasConsole && isPageRequest) {
       // Client-side routes: the console decides what to show, including its own 404 page.
       return sendConsoleIndex(consoleDir, reply);

@@ -40,6 +40,18 @@ describe('console files', () => {
     expect(script.body).toContain('console.log');
   });
 
+  it('answer 404 for a built file that is gone, not the console page (a tab opened before a deploy)', async () => {
+    for (const url of ['/assets/devices-page-Old1hash.js', '/assets/index-Old1hash.css']) {
+      const response = await app.inject({ url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'common.routeNotFound' });
+    }
+    // A client-side route still gets the console page.
+    const page = await app.inject({ url: '/doctor/patients' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<div id="root">');
+  });
+
   it("never serve the build's manifest (it lists every module's source path)", async () => {
     for (const url of ['/.vite/manifest.json', '/%2Evite/manifest.json', '/assets/../.vite/manifest.json']) {
       const response = await app.inject({ url });
