@@ -417,6 +417,29 @@ describe('the device list', () => {
       connectionStatus: 1,
     });
 
+    // A device whose status was never written but that syncs is activated and connected, in the
+    // rows, the filters and the order alike (never "not activated" next to "online").
+    const syncing = await insertDevice(testDb, org.tenant.id, {
+      model: 'GT5',
+      serialNumber: 'SN-D4',
+      connectionStatus: -1,
+      appStatus: 'ONLINE',
+      lastSyncedAt: new Date('2026-02-02T00:00:00Z'),
+      createdAt: new Date('2026-01-04T00:00:00Z'),
+    });
+    expect(itemsOf(await list('search=SN-D4'))[0]).toMatchObject({
+      connectionStatus: 1,
+      appStatus: 'ONLINE',
+    });
+    expect(idsOf(await list('status=-1'))).toEqual([first.id]);
+    expect(idsOf(await list('status=1&sortField=created&sortType=asc'))).toEqual([second.id, syncing.id]);
+    const detail = await call(app, token, 'GET', `/account/devices/${syncing.id}`);
+    expect(detail.json()).toMatchObject({ data: { connectionStatus: 1, appStatus: 'ONLINE' } });
+    // It is activated: it cannot be edited any more.
+    expect(codeOf(await call(app, token, 'PUT', `/account/devices/${syncing.id}`, deviceBody()))).toBe(
+      'device.activated',
+    );
+
     for (const bad of [
       'category=X1',
       'status=5',

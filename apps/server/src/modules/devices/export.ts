@@ -6,6 +6,7 @@ import { AppError } from '../../http/app-error.js';
 import { xlsxStream, type XlsxColumn, type XlsxValue } from '../../lib/xlsx.js';
 import { recordPatientReads } from '../audit/reads.js';
 import { filterOf, type DeviceEnvironment } from './service.js';
+import { deviceStateOf } from './device-state.js';
 import * as store from './store.js';
 
 const PAGE_SIZE = 500;
@@ -33,7 +34,8 @@ const COLUMN_KEYS = [
 ] as const satisfies readonly (keyof Catalogue['export']['columns'])[];
 
 function rowOf(catalogue: Catalogue, number: number, { device, patient }: store.DeviceRow): XlsxValue[] {
-  const connection = CONNECTION_STATUS_NAMES[device.connectionStatus as keyof typeof CONNECTION_STATUS_NAMES];
+  const state = deviceStateOf(device);
+  const connection = CONNECTION_STATUS_NAMES[state.connectionStatus];
   return [
     number,
     device.macAddress,
@@ -44,7 +46,7 @@ function rowOf(catalogue: Catalogue, number: number, { device, patient }: store.
     patient?.patientCode ?? null,
     patient === null ? null : `${patient.firstName} ${patient.lastName}`.trim(),
     catalogue.connectionStatus[connection],
-    catalogue.appStatus[device.appStatus as keyof Catalogue['appStatus']],
+    catalogue.appStatus[state.appStatus],
     catalogue.dataSource[device.dataSource as keyof Catalogue['dataSource']],
     device.firstConnectedAt,
     device.lastConnectedAt,

@@ -1,10 +1,4 @@
-import type {
-  ConnectionStatus,
-  DeviceDetail,
-  DeviceInput,
-  DeviceListQuery,
-  DeviceSummary,
-} from '@rpm/contracts';
+import type { DeviceDetail, DeviceInput, DeviceListQuery, DeviceSummary } from '@rpm/contracts';
 import { uuidv7 } from 'uuidv7';
 import { withCaller } from '../../db/caller.js';
 import type { Database, TenantTransaction } from '../../db/database.js';
@@ -14,6 +8,7 @@ import type { Clock } from '../../lib/clock.js';
 import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
 import { isDeviceConflict, requireDeviceIdentity } from './device-input.js';
+import { deviceStateOf, isActivatedDevice } from './device-state.js';
 import * as store from './store.js';
 
 export interface DeviceEnvironment {
@@ -33,6 +28,7 @@ export interface DevicePage {
 const isoOrNull = (value: Date | null) => (value === null ? null : value.toISOString());
 
 export function toSummary({ device, patient }: store.DeviceRow): DeviceSummary {
+  const state = deviceStateOf(device);
   return {
     id: device.id,
     model: device.model as DeviceSummary['model'],
@@ -48,8 +44,8 @@ export function toSummary({ device, patient }: store.DeviceRow): DeviceSummary {
             patientCode: patient.patientCode,
             fullName: `${patient.firstName} ${patient.lastName}`.trim(),
           },
-    connectionStatus: device.connectionStatus as ConnectionStatus,
-    appStatus: device.appStatus as DeviceSummary['appStatus'],
+    connectionStatus: state.connectionStatus,
+    appStatus: state.appStatus,
     dataSource: device.dataSource as DeviceSummary['dataSource'],
     firstConnectedAt: isoOrNull(device.firstConnectedAt),
     lastConnectedAt: isoOrNull(device.lastConnectedAt),
@@ -189,7 +185,7 @@ export function updateDevice(
   return rethrowConflict(
     withCaller(environment.database, auth, async (tx) => {
       const { device } = await requireDevice(tx, id, { lock: true });
-      if (device.activatedAt !== null) throw new AppError('device.activated');
+      if (isActivatedDevice(device)) throw new AppError('device.activated');
       const now = clock.now();
       await store.updateDevice(tx, id, { ...identity, dataSource: input.dataSource }, now);
       await recordAudit(tx, auth.tenantId, environment.audit, {
@@ -217,7 +213,7 @@ export function deleteDevice(environment: DeviceEnvironment, id: string): Promis
   const { auth, clock } = environment;
   return withCaller(environment.database, auth, async (tx) => {
     const { device } = await requireDevice(tx, id, { lock: true });
-    if (device.activatedAt !== null || device.patientId !== null) throw new AppError('device.cannotDelete');
+    if (isActivatedDevice(device) || device.patientId !== null) throw new AppError('device.cannotDelete');
     await store.deleteDevice(tx, id);
     await recordAudit(tx, auth.tenantId, environment.audit, {
       action: 'DEVICE_DELETED',
@@ -251,7 +247,12 @@ export function bindDevice(
     if (device.patientId === patient.id) return detailAfterWrite(tx, id);
     if (device.patientId !== null) throw new AppError('device.connectedByAnotherUser');
     const now = clock.now();
-    await store.updateDevice(tx, id, { patientId: patient.id, accountUsername: patient.username, boundAt: now }, now);
+    await store.updateDevice(
+      tx,
+      id,
+      { patientId: patient.id, accountUsername: patient.username, boundAt: now },
+      now,
+    );
     await recordAudit(tx, auth.tenantId, environment.audit, {
       action: 'DEVICE_BOUND',
       targetType: 'device',

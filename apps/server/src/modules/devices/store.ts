@@ -2,6 +2,7 @@ import type { DeviceListQuery } from '@rpm/contracts';
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { TenantTransaction } from '../../db/database.js';
 import { devices, patients, users } from '../../db/schema.js';
+import { appStatusSql, connectionStatusSql } from './device-state.js';
 
 /** A device with the patient it is bound to (null when unbound). Joins see what the caller sees. */
 export interface DeviceRow {
@@ -67,8 +68,8 @@ function conditionsOf(filter: DeviceFilter): SQL | undefined {
     );
   }
   if (filter.category !== undefined) conditions.push(eq(devices.model, filter.category));
-  if (filter.status !== undefined) conditions.push(eq(devices.connectionStatus, filter.status));
-  if (filter.appStatus !== undefined) conditions.push(eq(devices.appStatus, filter.appStatus));
+  if (filter.status !== undefined) conditions.push(sql`${connectionStatusSql} = ${filter.status}`);
+  if (filter.appStatus !== undefined) conditions.push(sql`${appStatusSql} = ${filter.appStatus}`);
   if (filter.bound === 'true') conditions.push(isNotNull(devices.patientId));
   if (filter.bound === 'false') conditions.push(isNull(devices.patientId));
   if (filter.patientId !== undefined) conditions.push(eq(devices.patientId, filter.patientId));
@@ -105,7 +106,7 @@ function orderOf(sortField: DeviceListQuery['sortField'], sortType: DeviceListQu
     case 'lastSync':
       return [nullsLast(sql`${devices.lastSyncedAt}`), asc(devices.id)];
     case 'status':
-      return [direction(devices.connectionStatus), asc(devices.serialNumber), asc(devices.id)];
+      return [direction(connectionStatusSql), asc(devices.serialNumber), asc(devices.id)];
   }
 }
 
@@ -169,7 +170,14 @@ export async function insertDevices(tx: TenantTransaction, values: DeviceInsert[
 export type DeviceChanges = Partial<
   Pick<
     DeviceInsert,
-    'model' | 'serialNumber' | 'macAddress' | 'imei' | 'dataSource' | 'patientId' | 'accountUsername' | 'boundAt'
+    | 'model'
+    | 'serialNumber'
+    | 'macAddress'
+    | 'imei'
+    | 'dataSource'
+    | 'patientId'
+    | 'accountUsername'
+    | 'boundAt'
   >
 >;
 
@@ -189,9 +197,12 @@ export async function deleteDevice(tx: TenantTransaction, id: string): Promise<v
   await tx.delete(devices).where(eq(devices.id, id));
 }
 
-/** Devices counted as disconnected (status 0) among the visible ones. */
+/** Devices counted as disconnected (status 0, as shown) among the visible ones. */
 export async function countDisconnected(tx: TenantTransaction): Promise<number> {
-  const rows = await tx.select({ total: count() }).from(devices).where(eq(devices.connectionStatus, 0));
+  const rows = await tx
+    .select({ total: count() })
+    .from(devices)
+    .where(sql`${connectionStatusSql} = 0`);
   return rows[0]?.total ?? 0;
 }
 
