@@ -203,6 +203,16 @@ describe('the status comes back down, live', () => {
     expect(await page.getByRole('link', { name: '← SOS call list' }).count()).toBe(0);
     await screenshot(page, 'status-down-case-doctor');
 
+    // The case's ticket opens for the doctor too, read-only, and its back link returns to the case.
+    await page.getByRole('link', { name: 'Open the ticket' }).click();
+    await page.waitForURL('**/doctor/tickets/*');
+    await expect.poll(() => page.getByTestId('ticket-read-only').count()).toBe(1);
+    expect(await page.getByTestId('ticket-actions').getByRole('button').count()).toBe(0);
+    expect(await page.getByRole('link', { name: '← Tickets' }).count()).toBe(0);
+    await screenshot(page, 'status-down-ticket-doctor');
+    await page.getByRole('button', { name: '← Back' }).click();
+    await page.waitForURL(`**/doctor/sos/${caseId}`);
+
     // An operator closes the case: the latest SpO2 is still 84 %, so the status stays SOS.
     await callAs(operatorCookie, 'PUT', `/account/sos-cases/${caseId}/close`, {
       reason: 'Patient reached by phone, oxygen given',
