@@ -11,9 +11,10 @@
 --   the zone's offset at that instant (+05:30 → :30, +05:45 → :15). Computed from the offset rather
 --   than by truncating local time, so the repeated hour of a DST fall-back stays two buckets.
 -- The zone is the patient's account time zone (users.time_zone), or UTC for a patient without an
--- account (tenants have no time zone of their own). When an account's zone changes, a durable job
--- rebuilds that patient's rollups from the raw readings (trigger below, task
--- vitals.rebuildLocalRollups); this migration rebuilds every existing rollup once.
+-- account (tenants have no time zone of their own). When an account's zone changes, or a patient
+-- gets another account, a durable job rebuilds that patient's rollups from the raw readings
+-- (triggers below, task vitals.rebuildLocalRollups); this migration rebuilds every existing rollup
+-- once.
 
 -- The time zone a patient's rollups and views use. SECURITY DEFINER: the account row may be hidden
 -- from the caller by center visibility; only the zone is returned, only within the caller's tenant.
@@ -95,10 +96,27 @@ END $$;
 REVOKE ALL ON FUNCTION rebuild_patient_rollups(uuid) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION rebuild_patient_rollups(uuid) TO rpm_app;
 
--- An account's time zone changed: each patient profile of that account gets its rollups rebuilt by
--- a durable job (one waiting job per patient: a second change replaces it). Scheduled in the
--- changing transaction, so a rolled-back change schedules nothing. Where the job queue is not
--- installed, the rebuild happens in the transaction itself.
+-- A patient's zone changed (their account's time zone, or which account is theirs): their rollups
+-- are rebuilt by a durable job (one waiting job per patient: a second change replaces it),
+-- scheduled in the changing transaction, so a rolled-back change schedules nothing. Where the job
+-- queue is not installed, the rebuild happens in the transaction itself.
+CREATE FUNCTION schedule_local_rollups_rebuild(tenant uuid, patient uuid) RETURNS void
+  LANGUAGE plpgsql SECURITY DEFINER
+  SET search_path = public, pg_temp
+  AS $$
+BEGIN
+  IF to_regproc('graphile_worker.add_job') IS NOT NULL THEN
+    PERFORM graphile_worker.add_job(
+      identifier => 'vitals.rebuildLocalRollups',
+      payload => json_build_object('tenantId', tenant, 'payload', json_build_object('patientId', patient)),
+      job_key => tenant::text || ':vitals.rebuildLocalRollups:' || patient::text
+    );
+  ELSIF app_current_tenant() = tenant THEN
+    PERFORM rebuild_patient_rollups(patient);
+  END IF;
+END $$;
+REVOKE ALL ON FUNCTION schedule_local_rollups_rebuild(uuid, uuid) FROM PUBLIC;
+
 CREATE FUNCTION users_time_zone_changed() RETURNS trigger
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = public, pg_temp
@@ -107,15 +125,7 @@ DECLARE
   patient uuid;
 BEGIN
   FOR patient IN SELECT id FROM patients WHERE tenant_id = NEW.tenant_id AND user_id = NEW.id LOOP
-    IF to_regproc('graphile_worker.add_job') IS NOT NULL THEN
-      PERFORM graphile_worker.add_job(
-        identifier => 'vitals.rebuildLocalRollups',
-        payload => json_build_object('tenantId', NEW.tenant_id, 'payload', json_build_object('patientId', patient)),
-        job_key => NEW.tenant_id::text || ':vitals.rebuildLocalRollups:' || patient::text
-      );
-    ELSIF app_current_tenant() = NEW.tenant_id THEN
-      PERFORM rebuild_patient_rollups(patient);
-    END IF;
+    PERFORM schedule_local_rollups_rebuild(NEW.tenant_id, patient);
   END LOOP;
   RETURN NULL;
 END $$;
@@ -125,6 +135,21 @@ CREATE TRIGGER users_time_zone_changed
   AFTER UPDATE OF time_zone ON users
   FOR EACH ROW WHEN (OLD.time_zone IS DISTINCT FROM NEW.time_zone)
   EXECUTE FUNCTION users_time_zone_changed();
+
+CREATE FUNCTION patients_account_changed() RETURNS trigger
+  LANGUAGE plpgsql SECURITY DEFINER
+  SET search_path = public, pg_temp
+  AS $$
+BEGIN
+  PERFORM schedule_local_rollups_rebuild(NEW.tenant_id, NEW.id);
+  RETURN NULL;
+END $$;
+REVOKE ALL ON FUNCTION patients_account_changed() FROM PUBLIC;
+
+CREATE TRIGGER patients_account_changed
+  AFTER UPDATE OF user_id ON patients
+  FOR EACH ROW WHEN (OLD.user_id IS DISTINCT FROM NEW.user_id)
+  EXECUTE FUNCTION patients_account_changed();
 
 -- Every existing rollup, rebuilt once in its patient's zone (hours from UTC quarter hours, days
 -- from hours, as rebuild_patient_rollups does).

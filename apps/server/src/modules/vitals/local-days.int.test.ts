@@ -350,4 +350,30 @@ describe('a change of the patient’s time zone', () => {
       ['2026-11-10T17:00:00.000Z', 80, 1],
     ]);
   });
+
+  it('a patient given an account re-buckets into the account’s zone', async () => {
+    const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
+    await send(patient.id, [
+      ['2026-11-10T20:00:00Z', 60],
+      ['2026-11-11T02:00:00Z', 80],
+    ]);
+    const range = { view: 'month', from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z' };
+    const before = await series(patient.id, range);
+    expect(before.timeZone).toBe('UTC');
+    expect(instants(before)).toEqual(['2026-11-10T00:00:00.000Z', '2026-11-11T00:00:00.000Z']);
+    const account = await createTenantUser(testDb.database, org.tenant.id, {
+      role: 'PATIENT',
+      healthCenterId: org.centerA.id,
+      timeZone: 'Asia/Ho_Chi_Minh',
+    });
+    await asOwner(testDb.ownerUrl, 'UPDATE patients SET user_id = $1 WHERE id = $2', [account.id, patient.id]);
+    const ran = await runDueJobs(
+      { database: testDb.database, clock, log: pino({ level: 'silent' }), ownerUrl: testDb.ownerUrl },
+      { now: new Date(Date.now() + 60_000) },
+    );
+    expect(ran).toMatchObject({ failed: 0 });
+    const after = await series(patient.id, range);
+    expect(after.timeZone).toBe('Asia/Ho_Chi_Minh');
+    expect(buckets(after)).toEqual([['2026-11-10T17:00:00.000Z', 70, 2]]);
+  });
 });
