@@ -4,7 +4,6 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   ALERT_LEVELS,
   THRESHOLD_METRICS,
-  THRESHOLD_UNITS,
   thresholdProblems,
   type AlertLevel,
   type ThresholdMetric,
@@ -17,11 +16,19 @@ import { fieldMessageText, serverFieldMessages } from '../../lib/form-errors';
 import { formatDateTime } from '../../lib/format';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { ErrorState, LoadingState } from '../shell/query-states';
+import { useSession } from '../shell/session-context';
 import { refreshHealth, resetThresholds, saveThresholds, thresholdsQuery } from './health-api';
-import { LEVEL_COLORS } from './chart-data';
+import { LEVEL_COLORS, unitLabel } from './chart-data';
+import {
+  thresholdDecimals,
+  thresholdUnitsOf,
+  toCanonicalSet,
+  toDisplaySet,
+  type ThresholdUnits,
+} from './threshold-units';
 
 type Side = 'lower' | 'upper';
-/** The form holds text-free numbers; an emptied input is null (no bound). */
+/** The form holds numbers in the tenant's units (°F, mmol/L…); an emptied input is null (no bound). */
 type Draft = ThresholdSet;
 
 const pathOf = (metric: ThresholdMetric, level: AlertLevel, side: Side) => `${metric}.${level}.${side}`;
@@ -34,17 +41,25 @@ function ThresholdsForm({
   patientId,
   view,
   canEdit,
+  units,
 }: {
   patientId: string;
   view: ThresholdsView;
   canEdit: boolean;
+  units: ThresholdUnits;
 }) {
   const { t } = useTranslation('health');
   const queryClient = useQueryClient();
-  const [draft, setDraft] = useState<Draft>(() => copySet(view.thresholds));
+  const shown = useMemo(() => toDisplaySet(view.thresholds, units), [view.thresholds, units]);
+  const [draft, setDraft] = useState<Draft>(() => copySet(shown));
   const [isChecked, setIsChecked] = useState(false);
   const [isConfirmingReset, setIsConfirmingReset] = useState(false);
-  const problems = useMemo(() => new Set(thresholdProblems(draft)), [draft]);
+  // The rules (and the server) judge canonical values: the draft is converted back first.
+  const canonical = useMemo(
+    () => toCanonicalSet(draft, view.thresholds, units),
+    [draft, view.thresholds, units],
+  );
+  const problems = useMemo(() => new Set(thresholdProblems(canonical)), [canonical]);
   const custom = new Set(view.custom);
 
   const onSaved = (next: ThresholdsView, message: string) => {
@@ -56,7 +71,7 @@ function ThresholdsForm({
     mutationFn: (thresholds: ThresholdSet) => saveThresholds(patientId, thresholds),
     meta: { errorDisplay: 'inline' },
     onSuccess: (next) => {
-      setDraft(copySet(next.thresholds));
+      setDraft(toDisplaySet(next.thresholds, units));
       setIsChecked(false);
       onSaved(next, t('thresholds.saved'));
     },
@@ -65,7 +80,7 @@ function ThresholdsForm({
     mutationFn: () => resetThresholds(patientId),
     meta: { errorDisplay: 'inline' },
     onSuccess: (next) => {
-      setDraft(copySet(next.thresholds));
+      setDraft(toDisplaySet(next.thresholds, units));
       setIsConfirmingReset(false);
       setIsChecked(false);
       onSaved(next, t('thresholds.resetDone'));
@@ -77,7 +92,7 @@ function ThresholdsForm({
     const server = serverMessages[`thresholds.${path}`] ?? serverMessages[path];
     return fieldMessageText(server);
   };
-  const isDirty = JSON.stringify(draft) !== JSON.stringify(view.thresholds);
+  const isDirty = JSON.stringify(draft) !== JSON.stringify(shown);
 
   const setBound = (metric: ThresholdMetric, level: AlertLevel, side: Side, value: string | number) => {
     setDraft((current) => {
@@ -93,8 +108,8 @@ function ThresholdsForm({
       onSubmit={(event) => {
         event.preventDefault();
         setIsChecked(true);
-        if (thresholdProblems(draft).length > 0) return;
-        save.mutate(draft);
+        if (problems.size > 0) return;
+        save.mutate(canonical);
       }}
     >
       <Stack gap="md">
@@ -148,7 +163,7 @@ function ThresholdsForm({
                           <Text fz="sm" fw={600}>
                             {metricLabel}{' '}
                             <Text span fz="xs" c="dimmed">
-                              ({THRESHOLD_UNITS[metric]})
+                              ({unitLabel(units[metric])})
                             </Text>
                           </Text>
                         ) : null}
@@ -163,7 +178,7 @@ function ThresholdsForm({
                           <NumberInput
                             size="xs"
                             w={130}
-                            decimalScale={1}
+                            decimalScale={thresholdDecimals(units[metric])}
                             hideControls
                             disabled={!canEdit}
                             aria-label={t('thresholds.boundAria', {
@@ -210,7 +225,7 @@ function ThresholdsForm({
               variant="default"
               disabled={!isDirty}
               onClick={() => {
-                setDraft(copySet(view.thresholds));
+                setDraft(copySet(shown));
                 setIsChecked(false);
                 save.reset();
               }}
@@ -259,10 +274,12 @@ function ThresholdsForm({
 
 /**
  * The patient's thresholds (spec §3): lower and upper bounds per metric and level, custom ones
- * marked. Holders of health.threshold edit and reset them; everyone else reads them.
+ * marked, shown and entered in the tenant's units (stored in canonical units). Holders of health.threshold edit and reset them; everyone else reads them.
  */
 export function ThresholdsEditor({ patientId, canEdit }: { patientId: string; canEdit: boolean }) {
   const { t } = useTranslation('health');
+  const { settings } = useSession();
+  const units = useMemo(() => thresholdUnitsOf(settings), [settings]);
   const query = useQuery(thresholdsQuery(patientId));
   if (query.isPending) return <LoadingState />;
   if (query.isError)
@@ -279,6 +296,7 @@ export function ThresholdsEditor({ patientId, canEdit }: { patientId: string; ca
       patientId={patientId}
       view={query.data}
       canEdit={canEdit}
+      units={units}
     />
   );
 }
