@@ -1,7 +1,9 @@
 import { Anchor } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { areaPath } from '../shell/navigation';
 import { usePermissions } from '../shell/permissions';
+import { useSession } from '../shell/session-context';
 import { backTargetFor } from './back-target';
 
 /**
@@ -13,7 +15,14 @@ export function BackLink({ listLabel, patientId }: { listLabel: string; patientI
   const navigate = useNavigate();
   // The first entry of a visit has the key "default": there is no page of ours to go back to.
   const hasPrevious = useLocation().key !== 'default';
-  const target = backTargetFor({ canOpenList: usePermissions().can('health.sos'), hasPrevious, patientId });
+  const { can } = usePermissions();
+  const area = areaPath(useSession().area);
+  const target = backTargetFor({
+    canOpenList: can('health.sos'),
+    hasPrevious,
+    canOpenPatient: can('user.view'),
+    patientId,
+  });
   switch (target.kind) {
     case 'list':
       return (
@@ -39,6 +48,12 @@ export function BackLink({ listLabel, patientId }: { listLabel: string; patientI
       return (
         <Anchor component={Link} to={`../../patients/${target.patientId}`} relative="path" fz="sm">
           {t('detail.backToPatient')}
+        </Anchor>
+      );
+    case 'home':
+      return (
+        <Anchor component={Link} to={area} fz="sm">
+          {t('detail.backHome')}
         </Anchor>
       );
   }

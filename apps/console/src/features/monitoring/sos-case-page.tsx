@@ -89,7 +89,8 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
     },
   });
   const isClosed = sosCase.status === 'CLOSED';
-  const canHandle = usePermissions().can('health.sos');
+  const { can } = usePermissions();
+  const canHandle = can('health.sos');
   const patientPhone = sosCase.patient.phone;
 
   return (
@@ -141,9 +142,13 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
             {t('sos.detail.patient')}
           </Title>
           <Stack gap={4}>
-            <Anchor component={Link} to={`../../patients/${sosCase.patient.id}`} relative="path" fw={600}>
-              {sosCase.patient.fullName}
-            </Anchor>
+            {can('user.view') ? (
+              <Anchor component={Link} to={`../../patients/${sosCase.patient.id}`} relative="path" fw={600}>
+                {sosCase.patient.fullName}
+              </Anchor>
+            ) : (
+              <Text fw={600}>{sosCase.patient.fullName}</Text>
+            )}
             <Text fz="sm" ff="monospace">
               {sosCase.patient.patientCode}
             </Text>

@@ -91,7 +91,9 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
     },
   });
   // A doctor reads the tickets of patients in their care; working on them is for health.sos.
-  const canHandle = usePermissions().can('health.sos');
+  const { can } = usePermissions();
+  const canHandle = can('health.sos');
+  const canOpenPatient = can('user.view');
   const canRate = canHandle && RATABLE_TICKET_STATUSES.includes(ticket.status);
   const wording = ticketWording(ticket.type);
   const actionLabel = (candidate: TicketAction) =>
@@ -144,9 +146,13 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
           <Stack gap={6}>
             <Text fz="sm">
               {t('tickets.detail.patient')}:{' '}
-              <Anchor component={Link} to={`../../patients/${ticket.patient.id}`} relative="path">
-                {ticket.patient.fullName}
-              </Anchor>{' '}
+              {canOpenPatient ? (
+                <Anchor component={Link} to={`../../patients/${ticket.patient.id}`} relative="path">
+                  {ticket.patient.fullName}
+                </Anchor>
+              ) : (
+                ticket.patient.fullName
+              )}{' '}
               ({ticket.patient.patientCode})
             </Text>
             <Text fz="sm">
