@@ -100,4 +100,17 @@ it('seeds the simulated duty operator’s own operator account', async () => {
     },
   });
   expect(response.json()).toMatchObject({ resultCode: 200, data: { role: 'OPERATOR' } });
+  // It works the whole tenant: every center's open SOS case is on its call list.
+  const session = response.cookies.find((cookie) => cookie.name === 'rpm_session')?.value ?? '';
+  const list = await app.inject({
+    method: 'GET',
+    url: '/account/sos-cases?open=true&size=100',
+    headers: { authorization: `Bearer ${session}` },
+  });
+  const [open] = await asOwner<{ count: number }>(
+    testDb.ownerUrl,
+    `SELECT count(*)::int AS count FROM sos_cases WHERE status <> 'CLOSED'`,
+  );
+  expect(open?.count).toBeGreaterThan(1);
+  expect(list.json()).toMatchObject({ resultCode: 200, data: { total: open?.count } });
 });

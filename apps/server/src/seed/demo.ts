@@ -240,7 +240,8 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
     });
   }
   // The simulated duty operator's own account (tools/simulator/operator.ts): it works the demo's SOS
-  // cases through the API, and its name says it is simulated in every case history. Not among the
+  // cases through the API, and its name says it is simulated in every case history. Placed in no
+  // center, an operator works the whole tenant, so every center's cases are worked. Not among the
   // printed logins; a person logged in as the demo operator keeps their session.
   await tx.insert(users).values({
     tenantId,
@@ -250,7 +251,7 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
     lastName: 'Duty operator',
     role: 'OPERATOR',
     passwordHash,
-    healthCenterId: mainCenter.id,
+    healthCenterId: null,
   });
   // The main center's admins (one MAIN, the others SUPPORT) and the southern scope's admin.
   const admins = [
