@@ -340,7 +340,19 @@ export interface StatusPlan {
   review: ReviewJob;
   /** The level to alert at, with the episode's level before this step; null: no alert. */
   alert: { level: AlertLevel; episodeBefore: VitalStatus } | null;
+  /**
+   * The rest of the episode rule's decision: `rearmed`, the episode came down (values normalized,
+   * a case or ticket closed, a lowering by hand), so the next crossing alerts again; `held`, the
+   * level an alert would have been raised at but "I am fine" held it back.
+   */
+  episode: { rearmed: boolean; held: AlertLevel | null };
 }
+
+const NO_EPISODE_CHANGE = { rearmed: false, held: null };
+
+/** Whether the episode came down (a lower level, or "I am fine" ended). */
+const isRearmed = (before: EpisodeState, after: EpisodeState) =>
+  above(before.level, after.level) || (before.suppressed && !after.suppressed);
 
 /** What one batch (or one fall, SOS press or hotline call) brings, capped for the account. */
 export interface LifecycleInput {
@@ -400,7 +412,21 @@ export function planReadings(
       : { evidence: lifecycle.evidence, episode: { level: episode.level, suppressed: episode.suppressed } },
     review: movesJob ? reviewJob(lifecycle.reviewAtMs) : null,
     alert: episode.alertAt === null ? null : { level: episode.alertAt, episodeBefore: state.episode.level },
+    episode: { rearmed: episode.ended, held: heldBack(state.episode, input, episode.alertAt) },
   };
+}
+
+/** The level "I am fine" held back in this batch (below SOS, above what the episode had alerted). */
+function heldBack(
+  before: EpisodeState,
+  input: LifecycleInput,
+  alertAt: AlertLevel | null,
+): AlertLevel | null {
+  if (!before.suppressed || alertAt !== null) return null;
+  const candidate =
+    input.direct ?? (input.reached === null || input.reached === 'NORMAL' ? null : input.reached);
+  if (candidate === null || candidate === 'SOS') return null;
+  return input.direct !== null || above(candidate, before.level) ? candidate : null;
 }
 
 /**
@@ -417,6 +443,7 @@ export function planReview(state: PatientLifecycle, nowMs: number, windowMs: num
         ? { kind: 'SCHEDULE', atMs: decision.reviewAtMs }
         : null,
     alert: null,
+    episode: NO_EPISODE_CHANGE,
   };
 }
 
@@ -431,13 +458,15 @@ export function planClose(
   nowMs: number,
   windowMs: number,
 ): StatusPlan {
-  if (state.hasOpenCase) return { change: null, write: null, review: null, alert: null };
+  if (state.hasOpenCase)
+    return { change: null, write: null, review: null, alert: null, episode: NO_EPISODE_CHANGE };
   const decision = decideOnClose(state, currentLevel, closed, nowMs, windowMs);
   return {
     change: decision.change,
     write: { evidence: decision.evidence, episode: decision.episode },
     review: reviewJob(decision.reviewAtMs),
     alert: null,
+    episode: { rearmed: isRearmed(state.episode, decision.episode), held: null },
   };
 }
 
@@ -470,5 +499,6 @@ export function planManualChange(
     write: { evidence, episode },
     review: reviewJob(reviewTime(to, evidence, state.hasOpenCase, nowMs, windowMs)),
     alert: null,
+    episode: { rearmed: isRearmed(state.episode, episode), held: null },
   };
 }

@@ -79,7 +79,13 @@ function after(start: PatientLifecycle, ...batches: LifecycleInput[]): PatientLi
 describe('status lifecycle: every arrow of the diagram', () => {
   it('[*] → NORMAL: a new patient is NORMAL, and its normal readings write nothing', () => {
     const plan = planReadings(patient(), readings(['NORMAL', 0], ['NORMAL', 1]), at(1), WINDOW);
-    expect(plan).toEqual({ change: null, write: null, review: null, alert: null });
+    expect(plan).toEqual({
+      change: null,
+      write: null,
+      review: null,
+      alert: null,
+      episode: { rearmed: false, held: null },
+    });
   });
 
   describe('rises, at once', () => {
@@ -169,6 +175,7 @@ describe('status lifecycle: every arrow of the diagram', () => {
         write: null,
         review: null,
         alert: null,
+        episode: { rearmed: false, held: null },
       });
     });
 
@@ -215,6 +222,7 @@ describe('status lifecycle: every arrow of the diagram', () => {
       const plan = planManualChange(state, 'NORMAL', 'measured again by hand', at(5), WINDOW);
       expect(plan.change?.reason).toEqual({ code: 'MANUAL', params: { text: 'measured again by hand' } });
       expect(plan.write?.episode).toEqual(NO_EPISODE);
+      expect(plan.episode.rearmed).toBe(true);
       expect(plan.review).toEqual({ kind: 'CANCEL' });
       const lowered = { ...state, status: 'NORMAL' as const, episode: NO_EPISODE };
       const next = planReadings(lowered, readings(['HIGH_RISK', 6]), at(6), WINDOW);
@@ -241,6 +249,17 @@ describe('the episode rule: every arrow of the diagram', () => {
     expect(plan.alert).toEqual({ level: 'HIGH_RISK', episodeBefore: 'AT_RISK' });
   });
 
+  it('Episode → Episode (higher level) while "I am fine" holds: the episode rises, the alert is held back', () => {
+    const state = {
+      ...after(patient(), readings(['AT_RISK', 0])),
+      episode: { level: 'AT_RISK' as const, suppressed: true },
+    };
+    const plan = planReadings(state, readings(['HIGH_RISK', 2]), at(2), WINDOW);
+    expect(plan.alert).toBeNull();
+    expect(plan.episode).toEqual({ rearmed: false, held: 'HIGH_RISK' });
+    expect(plan.write?.episode).toEqual({ level: 'HIGH_RISK', suppressed: true });
+  });
+
   it('Episode → Episode (same or milder level): nothing', () => {
     const state = after(patient(), readings(['HIGH_RISK', 0]));
     expect(planReadings(state, readings(['HIGH_RISK', 2]), at(2), WINDOW).alert).toBeNull();
@@ -254,6 +273,10 @@ describe('the episode rule: every arrow of the diagram', () => {
     };
     // While "I am fine" holds, nothing below SOS alerts.
     expect(planReadings(state, readings(['HIGH_RISK', 1]), at(1), WINDOW).alert).toBeNull();
+    expect(planReadings(state, readings(['NORMAL', 2]), at(2), WINDOW).episode).toEqual({
+      rearmed: true,
+      held: null,
+    });
     const ended = after(state, readings(['NORMAL', 2]));
     expect(ended.episode).toEqual(NO_EPISODE);
     // The status still shows HIGH_RISK for the window, but the next high reading alerts again.
@@ -287,5 +310,6 @@ describe('the episode rule: every arrow of the diagram', () => {
     const state = after(patient(), event('SOS_BUTTON', 0));
     const plan = planClose(state, 'AT_RISK', 'CASE_CLOSED', at(5), WINDOW);
     expect(plan.write?.episode).toEqual({ level: 'AT_RISK', suppressed: false });
+    expect(plan.episode.rearmed).toBe(true);
   });
 });
