@@ -100,6 +100,8 @@ export function buildTheme(settings: TenantSettingsMap): MantineThemeOverride {
     cursorType: 'pointer',
     components: {
       Notification: { defaultProps: { radius: 'md' } },
+      // A link inside a sentence must not be told apart by colour alone (WCAG 1.4.1).
+      Anchor: { defaultProps: { underline: 'always' } },
     },
   });
 }
@@ -220,6 +222,8 @@ export const cssVariablesResolver: CSSVariablesResolver = (theme) => {
   light['--mantine-color-anchor'] = primary.text;
   light['--mantine-color-dimmed'] = DIMMED_TEXT;
   light['--mantine-color-error'] = paletteColors(theme.colors.red, false).text;
+  // Placeholders are hints, but a file input shows its placeholder as the field's only text.
+  light['--mantine-color-placeholder'] = DIMMED_TEXT;
   return { variables: {}, light, dark: {} };
 };
 

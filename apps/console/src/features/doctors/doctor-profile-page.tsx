@@ -111,6 +111,7 @@ function DoctorView({ doctor }: { doctor: DoctorProfile }) {
                   fractions={10}
                   readOnly
                   size="sm"
+                  role="img"
                   aria-label={t('list.ratingLabel', { value: formatNumber(doctor.ratingAverage, 1) })}
                 />
                 <Text fz="sm">

@@ -187,6 +187,7 @@ export function DoctorsPage() {
                         fractions={10}
                         readOnly
                         size="xs"
+                        role="img"
                         aria-label={t('list.ratingLabel', { value: formatNumber(doctor.ratingAverage, 1) })}
                       />
                       <Text fz="xs" c="dimmed">

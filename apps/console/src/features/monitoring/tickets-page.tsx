@@ -164,7 +164,7 @@ export function TicketsPage() {
                       component={Link}
                       to={row.id}
                       fw={600}
-                      aria-label={t('tickets.list.open', { number: row.number })}
+                      aria-label={`${row.title} · ${t('tickets.list.open', { number: row.number })}`}
                     >
                       {row.title}
                     </Anchor>

@@ -29,7 +29,7 @@ function ScopeItem({ scope, children, state }: { scope: Scope; children?: ScopeN
       aria-level={scope.level}
       aria-expanded={canHaveChildren ? isExpanded : undefined}
       aria-selected={isSelected}
-      aria-label={scope.name}
+      aria-label={`${scope.name} ${t('scopes.levelShort', { level: scope.level })}`}
     >
       <Group
         gap={4}
@@ -69,6 +69,7 @@ function ScopeItem({ scope, children, state }: { scope: Scope; children?: ScopeN
             {scope.name}
           </Text>
         </UnstyledButton>
+        {/* Keeps the name and the level apart as words, as the item's name reads them. */}{' '}
         <Badge size="xs" variant="light" color={scope.enabled ? 'blue' : 'gray'}>
           {t('scopes.levelShort', { level: scope.level })}
         </Badge>

@@ -95,7 +95,7 @@ export function PatientDashboard({ listScope }: { listScope?: PatientListScope }
                   <Text fz="xs" c="dimmed" tt="uppercase" fw={600}>
                     {t(`status.${status}`)}
                   </Text>
-                  <Text fz={28} fw={700} c={`${STATUS_COLOR[status]}.8`}>
+                  <Text fz={28} fw={700} c={STATUS_COLOR[status]}>
                     {formatNumber(counts.data[status])}
                   </Text>
                 </Paper>

@@ -124,13 +124,13 @@ export function OpenWorkCell({ row, areaPrefix }: { row: PatientSummary; areaPre
       </Text>
     );
   return (
-    <Stack gap={2}>
+    <Stack gap={4}>
       {row.openSosCaseId === null ? null : mayReadCases ? (
-        <Anchor component={Link} to={`${areaPrefix}/sos/${row.openSosCaseId}`} fz="sm" c="red.8" fw={600}>
+        <Anchor component={Link} to={`${areaPrefix}/sos/${row.openSosCaseId}`} fz="sm" c="red" fw={600}>
           {t('triage.openCase')}
         </Anchor>
       ) : (
-        <Text fz="sm" c="red.8" fw={600}>
+        <Text fz="sm" c="red" fw={600}>
           {t('triage.openCase')}
         </Text>
       )}

@@ -60,6 +60,7 @@ function BrandingForm({ tenant }: { tenant: TenantDetail }) {
             <ColorInput
               label={t('branding.color')}
               description={t('branding.colorHint')}
+              eyeDropperButtonProps={{ 'aria-label': t('branding.eyeDropper') }}
               format="hex"
               swatches={SWATCHES}
               value={values.COLOR}

@@ -200,6 +200,7 @@ export function TenantCreatePage() {
               />
               <ColorInput
                 label={t('branding.color')}
+                eyeDropperButtonProps={{ 'aria-label': t('branding.eyeDropper') }}
                 format="hex"
                 value={values.COLOR}
                 onChange={(value) => {

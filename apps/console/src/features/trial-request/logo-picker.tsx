@@ -54,6 +54,7 @@ export function LogoPicker({
         error={error}
         withAsterisk
         clearable
+        clearButtonProps={{ 'aria-label': t('trial.clearLogo') }}
         leftSection={<UploadIcon width={16} height={16} />}
       />
       <Center

@@ -147,6 +147,7 @@ export function TrialRequestForm({
           <ColorInput
             label={t('trial.primaryColor')}
             description={t('trial.primaryColorHint')}
+            eyeDropperButtonProps={{ 'aria-label': t('branding.eyeDropper') }}
             format="hex"
             value={values.primaryColor}
             onChange={(value) => {
