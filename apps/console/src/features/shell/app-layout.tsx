@@ -102,7 +102,8 @@ export function AppLayout() {
   const session = useSession();
   const items = visibleNavItems(NAV_ITEMS, session.permissions);
   const organisation = organisationName(session);
-  useDisplayTimeZone();
+  // Pages drawn before the profile arrived are drawn again in the user's zone.
+  const timeZone = useDisplayTimeZone();
 
   return (
     <LiveLayer>
@@ -150,7 +151,7 @@ export function AppLayout() {
           </Stack>
         </AppShell.Navbar>
         <AppShell.Main bg="gray.0" miw={0}>
-          <Outlet />
+          <Outlet key={timeZone} />
         </AppShell.Main>
       </AppShell>
     </LiveLayer>
