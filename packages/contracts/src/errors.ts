@@ -141,6 +141,10 @@ export const ERROR_STATUS = {
   'doctor.tooManySpecialties': 400,
   'doctor.unknownSpecialty': 400,
   'doctor.licenseNotFound': 404,
+  /** Spec §4: only a deactivated (disabled) doctor is restored. */
+  'doctor.notDeactivated': 409,
+  /** Spec §4, §9: a deactivated doctor can be restored within 30 days only. */
+  'doctor.restorePeriodOver': 409,
   /** Spec §9: 1 family doctor, 5 emergency, 5 caring contacts. */
   'careTeam.limitReached': 409,
   'request.notFound': 404,

@@ -15,6 +15,7 @@ export * from './tenants.js';
 export * from './staff.js';
 export * from './patients.js';
 export * from './doctors.js';
+export * from './doctor-account.js';
 export * from './devices.js';
 export * from './imports.js';
 export * from './thresholds.js';

@@ -251,7 +251,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     { pattern: /^\/account\/sos-cases\/:id(\/[a-z]+)?$/, target: (f, url, method) => ({ url: url.replace(':id', f.ids.caseId ?? ''), payload: method === 'PUT' ? { reason: 'Checked with the family' } : undefined }) },
     { pattern: /^\/account\/tickets\/:id\/rating$/, target: (f, url) => ({ url: url.replace(':id', f.ids.ticketId ?? ''), payload: { kpiRating: 5 } }) },
     { pattern: /^\/account\/tickets\/:id(\/[a-z]+)?$/, target: (f, url, method) => ({ url: url.replace(':id', f.ids.ticketId ?? ''), payload: method === 'PUT' ? { reason: 'Checked', assigneeId: admin.id } : undefined }) },
-    { pattern: /^\/account\/patients\/:patientId\/(alerts|devices)$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId) }) },
+    { pattern: /^\/account\/patients\/:patientId\/(alerts|devices|requests)$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId) }) },
     { pattern: /^\/health\/patients\/:patientId\/ecg\/:recordId$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId).replace(':recordId', f.ids.ecgId ?? '') }) },
     { pattern: /^\/health\/patients\/:patientId\/sleep\/:recordId$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId).replace(':recordId', f.ids.sleepId ?? '') }) },
     {

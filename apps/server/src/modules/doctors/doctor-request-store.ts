@@ -97,3 +97,57 @@ export async function findCenter(tx: TenantTransaction, id: string) {
     .limit(1);
   return rows[0];
 }
+
+// Deactivated doctors -----------------------------------------------------------------------------
+
+/** users.deactivated_at (migration 0029): set by the database when the status becomes DISABLED. */
+const deactivatedAtSql = sql<Date | null>`${users}.deactivated_at`.mapWith((value: string | Date | null) =>
+  value === null ? null : new Date(value),
+);
+const isDeactivatedDoctor = and(eq(users.role, 'DOCTOR'), isNull(users.deletedAt), eq(users.status, 'DISABLED'));
+
+function selectDeactivated(tx: TenantTransaction) {
+  return tx
+    .select({ user: users, centerName: healthCenters.name, deactivatedAt: deactivatedAtSql })
+    .from(users)
+    .leftJoin(
+      healthCenters,
+      and(eq(healthCenters.tenantId, users.tenantId), eq(healthCenters.id, users.healthCenterId)),
+    );
+}
+export type DeactivatedDoctorRow = Awaited<ReturnType<ReturnType<typeof selectDeactivated>['execute']>>[number];
+
+/** Deactivated doctors the transaction may see, the most recently deactivated first. */
+export async function listDeactivatedDoctors(
+  tx: TenantTransaction,
+  filter: { search?: string | undefined; page: number; size: number },
+) {
+  const conditions: (SQL | undefined)[] = [isDeactivatedDoctor];
+  if (filter.search) {
+    const pattern = escapeLike(filter.search);
+    conditions.push(
+      or(
+        ilike(users.email, pattern),
+        ilike(users.phone, pattern),
+        ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern),
+      ),
+    );
+  }
+  const where = and(...conditions);
+  const items = await selectDeactivated(tx)
+    .where(where)
+    .orderBy(sql`${deactivatedAtSql} DESC NULLS LAST`, asc(users.id))
+    .limit(filter.size)
+    .offset(filter.page * filter.size);
+  const totals = await tx.select({ total: count() }).from(users).where(where);
+  return { items, total: totals[0]?.total ?? 0 };
+}
+
+/** A deactivated doctor the transaction may see, locked for the restore. */
+export async function findDeactivatedDoctor(tx: TenantTransaction, id: string) {
+  const where = and(eq(users.id, id), eq(users.role, 'DOCTOR'), isNull(users.deletedAt));
+  const locked = await tx.select({ id: users.id }).from(users).where(where).for('update');
+  if (locked.length === 0) return undefined;
+  const rows = await selectDeactivated(tx).where(where).limit(1);
+  return rows[0];
+}

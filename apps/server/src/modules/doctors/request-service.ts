@@ -155,8 +155,10 @@ export async function createRequest(
   }
 }
 
-/** GET /account/requests: the caller's sent or received requests, newest first. */
-/** GET /account/requests: each request names its patient, so the page is a PHI read (audited). */
+/**
+ * GET /account/requests: the caller's sent or received requests, newest first. Each request names
+ * its patient, so the page is a PHI read (audited).
+ */
 export async function listRequests(environment: DoctorEnvironment, query: CareRequestListQuery) {
   return withCaller(environment.database, environment.auth, async (tx) => {
     const { items, total } = await requests.listRequests(tx, receiverOf(environment), query);
@@ -173,6 +175,34 @@ export async function listRequests(environment: DoctorEnvironment, query: CareRe
       environment.clock.now(),
     );
     return { items: page, page: query.page, size: query.size, total };
+  });
+}
+
+/**
+ * GET /account/patients/:patientId/requests: the requests between the patient and doctors, both
+ * directions, newest first, for a patient the caller may see (patient.notFound otherwise). A PHI
+ * read: audited with the patient.
+ */
+export async function listPatientRequests(
+  environment: DoctorEnvironment,
+  patientId: string,
+  query: { page: number; size: number },
+) {
+  return withCaller(environment.database, environment.auth, async (tx) => {
+    const patient = await reachablePatient(tx, patientId);
+    const { items, total } = await requests.listRequestsOfPatient(tx, patient.id, query);
+    await recordPatientReads(
+      tx,
+      environment.auth.tenantId,
+      environment.audit,
+      {
+        action: 'CARE_REQUESTS_LISTED',
+        patientIds: [patient.id],
+        details: { ...query, patientId: patient.id, shown: items.length, total },
+      },
+      environment.clock.now(),
+    );
+    return { items: items.map(toCareRequest), page: query.page, size: query.size, total };
   });
 }
 

@@ -144,3 +144,19 @@ export async function decideRequest(
 ): Promise<void> {
   await tx.update(careRequests).set(change).where(eq(careRequests.id, id));
 }
+
+/** The requests about one patient (both directions), newest first. */
+export async function listRequestsOfPatient(
+  tx: TenantTransaction,
+  patientId: string,
+  filter: { page: number; size: number },
+): Promise<{ items: RequestRow[]; total: number }> {
+  const where = eq(careRequests.patientId, patientId);
+  const items = await selectRequests(tx)
+    .where(where)
+    .orderBy(desc(careRequests.createdAt), desc(careRequests.id))
+    .limit(filter.size)
+    .offset(filter.page * filter.size);
+  const totals = await tx.select({ total: count() }).from(careRequests).where(where);
+  return { items, total: totals[0]?.total ?? 0 };
+}

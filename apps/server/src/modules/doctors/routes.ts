@@ -7,6 +7,8 @@ import {
   careRequestSchema,
   careTeamAssignSchema,
   careTeamSchema,
+  deactivatedDoctorListQuerySchema,
+  deactivatedDoctorSchema,
   doctorLicenseFieldsSchema,
   doctorListQuerySchema,
   doctorProfileSchema,
@@ -17,6 +19,7 @@ import {
   doctorRequestSchema,
   doctorSummarySchema,
   pageOf,
+  pageQuerySchema,
   successEnvelope,
 } from '@rpm/contracts';
 import type { FastifyRequest } from 'fastify';
@@ -47,10 +50,12 @@ import {
   removeLicense,
   type LicenseEnvironment,
 } from './license-service.js';
-import { createRequest, decideRequest, listRequests } from './request-service.js';
+import { createRequest, decideRequest, listPatientRequests, listRequests } from './request-service.js';
+import { listDeactivatedDoctors, restoreDoctor } from './restore-service.js';
 
 const idParams = z.object({ id: z.uuid() });
 const licenseParams = z.object({ id: z.uuid(), licenseId: z.uuid() });
+const ownLicenseParams = z.object({ licenseId: z.uuid() });
 const patientParams = z.object({ patientId: z.uuid() });
 const linkParams = z.object({ patientId: z.uuid(), doctorId: z.uuid() });
 const profileResponse = { 200: successEnvelope(doctorProfileSchema) };
@@ -217,6 +222,64 @@ export const doctorAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       ok(await removeLicense(environmentOf(request), request.params.id, request.params.licenseId)),
   );
 
+  // The calling doctor's own licenses: the same form and file rules as the admin's calls.
+
+  app.post(
+    '/doctor/me/licenses',
+    {
+      config: { access: 'session' },
+      onRequest: requireDoctor,
+      schema: {
+        tags,
+        summary: 'Add a medical license of the calling doctor (doctors only)',
+        description:
+          'multipart/form-data: fields `name`, `expiresOn` (YYYY-MM-DD) and the file part `image` (PNG or JPEG recognised by content, at most 1 MB: file.tooLarge 413, file.unsupportedType 415, file.missing).',
+        consumes: ['multipart/form-data'],
+        body: doctorLicenseFieldsSchema.safeExtend({ image: imageField }),
+        response: profileResponse,
+      },
+    },
+    async (request) => {
+      const { image, ...fields } = request.body;
+      const environment = environmentOf(request);
+      return ok(await addLicense(environment, environment.auth.userId, fields, image));
+    },
+  );
+
+  app.get(
+    '/doctor/me/licenses/:licenseId/image',
+    {
+      config: { access: 'session' },
+      onRequest: requireDoctor,
+      schema: { tags, summary: 'The image of a license of the calling doctor (image bytes)', params: ownLicenseParams },
+    },
+    async (request, reply) => {
+      const environment = environmentOf(request);
+      return sendImage(
+        reply,
+        await openLicenseImage(environment, environment.auth.userId, request.params.licenseId),
+      );
+    },
+  );
+
+  app.delete(
+    '/doctor/me/licenses/:licenseId',
+    {
+      config: { access: 'session' },
+      onRequest: requireDoctor,
+      schema: {
+        tags,
+        summary: 'Remove a medical license of the calling doctor and its image (doctor.licenseNotFound for another’s)',
+        params: ownLicenseParams,
+        response: profileResponse,
+      },
+    },
+    async (request) => {
+      const environment = environmentOf(request);
+      return ok(await removeLicense(environment, environment.auth.userId, request.params.licenseId));
+    },
+  );
+
   // Care teams --------------------------------------------------------------------------------------
 
   app.get(
@@ -262,6 +325,22 @@ export const doctorAccountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       ok(await unassignDoctor(environmentOf(request), request.params.patientId, request.params.doctorId)),
+  );
+
+  app.get(
+    '/patients/:patientId/requests',
+    {
+      config: { access: 'user.view' },
+      schema: {
+        tags,
+        summary: 'The requests between a patient and doctors, both directions, newest first (paged)',
+        params: patientParams,
+        querystring: pageQuerySchema,
+        response: { 200: successEnvelope(pageOf(careRequestSchema)) },
+      },
+    },
+    async (request) =>
+      ok(await listPatientRequests(environmentOf(request), request.params.patientId, request.query)),
   );
 
   // Requests ----------------------------------------------------------------------------------------
@@ -389,5 +468,35 @@ export const doctorAccountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       ok(await rejectDoctorRequest(environmentOf(request), request.params.id, request.body.reason)),
+  );
+
+  app.get(
+    '/admin/deactivated-doctors',
+    {
+      config: { access: 'staff.update' },
+      schema: {
+        tags,
+        summary:
+          'Deactivated doctors the caller sees, the latest first, each with the days left to restore it (30 days from the deactivation)',
+        querystring: deactivatedDoctorListQuerySchema,
+        response: { 200: successEnvelope(pageOf(deactivatedDoctorSchema)) },
+      },
+    },
+    async (request) => ok(await listDeactivatedDoctors(environmentOf(request), request.query)),
+  );
+
+  app.put(
+    '/admin/deactivated-doctors/:id/restore',
+    {
+      config: { access: 'staff.update' },
+      schema: {
+        tags,
+        summary:
+          'Restore a deactivated doctor: active again, within 30 days of the deactivation. doctor.restorePeriodOver after that, doctor.notDeactivated for an active doctor',
+        params: idParams,
+        response: { 200: successEnvelope(deactivatedDoctorSchema) },
+      },
+    },
+    async (request) => ok(await restoreDoctor(environmentOf(request), request.params.id)),
   );
 };
