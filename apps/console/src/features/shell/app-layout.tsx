@@ -102,8 +102,8 @@ export function AppLayout() {
   const session = useSession();
   const items = visibleNavItems(NAV_ITEMS, session.permissions);
   const organisation = organisationName(session);
-  // Pages drawn before the profile arrived are drawn again in the user's zone.
-  const timeZone = useDisplayTimeZone();
+  // Pages wait for the user's time zone (one request), so none is drawn in the wrong one.
+  const isTimeZoneKnown = useDisplayTimeZone();
 
   return (
     <LiveLayer>
@@ -151,7 +151,7 @@ export function AppLayout() {
           </Stack>
         </AppShell.Navbar>
         <AppShell.Main bg="gray.0" miw={0}>
-          <Outlet key={timeZone} />
+          {isTimeZoneKnown ? <Outlet /> : null}
         </AppShell.Main>
       </AppShell>
     </LiveLayer>
