@@ -1,9 +1,8 @@
-import '@mantine/charts/styles.css';
 import { useState } from 'react';
-import { BarChart, DonutChart } from '@mantine/charts';
 import { Anchor, Card, ColorSwatch, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { CountBarChart, CountRingChart } from '../../lib/count-charts';
 import { formatNumber, parseDisplayDate, toDisplayDate } from '../../lib/format';
 import { DateField } from '../shell/date-field';
 import { Link } from 'react-router';
@@ -115,19 +114,14 @@ export function TicketStatisticsPage() {
                 </Text>
               ) : (
                 <Group gap="xl" align="center">
-                  <DonutChart
-                    withLabelsLine
-                    withLabels
-                    withTooltip
-                    valueFormatter={(value) => formatNumber(value)}
-                    data={statistics.data.byStatus
-                      .filter((row) => row.count > 0)
-                      .map((row) => ({
-                        name: t(`ticketStatus.${row.status}`),
-                        value: row.count,
-                        color: STATUS_COLORS[row.status],
-                      }))}
-                    aria-label={t('tickets.stats.byStatus')}
+                  <CountRingChart
+                    label={t('tickets.stats.byStatus')}
+                    slices={statistics.data.byStatus.map((row) => ({
+                      key: row.status,
+                      label: t(`ticketStatus.${row.status}`),
+                      value: row.count,
+                      color: STATUS_COLORS[row.status],
+                    }))}
                   />
                   <Stack gap={6} data-testid="stats-status-legend">
                     {statistics.data.byStatus.map((row) => (
@@ -149,17 +143,15 @@ export function TicketStatisticsPage() {
               <Title order={2} fz="md" mb="sm">
                 {t('tickets.stats.byType')}
               </Title>
-              <BarChart
-                h={220}
-                dataKey="type"
-                data={statistics.data.byType.map((row) => ({
-                  type: t(`ticketType.${row.type}`),
-                  count: row.count,
+              <CountBarChart
+                label={t('tickets.stats.byType')}
+                height={220}
+                categories={statistics.data.byType.map((row) => ({
+                  key: row.type,
+                  label: t(`ticketType.${row.type}`),
+                  values: { count: row.count },
                 }))}
-                series={[{ name: 'count', label: t('tickets.stats.count'), color: 'blue.6' }]}
-                yAxisProps={{ allowDecimals: false }}
-                valueFormatter={(value) => formatNumber(value)}
-                aria-label={t('tickets.stats.byType')}
+                series={[{ key: 'count', label: t('tickets.stats.count'), color: 'blue.6' }]}
               />
             </Card>
           </SimpleGrid>
@@ -167,18 +159,19 @@ export function TicketStatisticsPage() {
             <Title order={2} fz="md" mb="sm">
               {t('tickets.stats.perDay')}
             </Title>
-            <BarChart
-              h={260}
-              dataKey="day"
-              data={statistics.data.perDay.map((entry) => ({ ...entry, day: toDisplayDate(entry.day) }))}
+            <CountBarChart
+              label={t('tickets.stats.perDay')}
+              height={260}
               withLegend
-              yAxisProps={{ allowDecimals: false }}
-              valueFormatter={(value) => formatNumber(value)}
+              categories={statistics.data.perDay.map((entry) => ({
+                key: entry.day,
+                label: toDisplayDate(entry.day).slice(0, 5),
+                values: { created: entry.created, closed: entry.closed },
+              }))}
               series={[
-                { name: 'created', label: t('tickets.stats.created'), color: 'blue.6' },
-                { name: 'closed', label: t('tickets.stats.closed'), color: 'green.6' },
+                { key: 'created', label: t('tickets.stats.created'), color: 'blue.6' },
+                { key: 'closed', label: t('tickets.stats.closed'), color: 'green.6' },
               ]}
-              aria-label={t('tickets.stats.perDay')}
             />
           </Card>
         </>

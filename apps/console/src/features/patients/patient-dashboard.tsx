@@ -1,10 +1,9 @@
-import '@mantine/charts/styles.css';
 import { useState } from 'react';
-import { BarChart } from '@mantine/charts';
 import { Group, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { PATIENT_STATUSES, type PatientListScope, type PatientStatus } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
+import { CountBarChart } from '../../lib/count-charts';
 import { formatNumber } from '../../lib/format';
 import { levelOptionsQuery } from '../levels/levels-api';
 import { ErrorState, LoadingState } from '../shell/query-states';
@@ -101,21 +100,18 @@ export function PatientDashboard({ listScope }: { listScope?: PatientListScope }
                 </Paper>
               ))}
             </SimpleGrid>
-            <div role="img" aria-label={t('dashboard.chartLabel')}>
-              <BarChart
-                h={220}
-                data={PATIENT_STATUSES.map((status) => ({
-                  status: t(`status.${status}`),
-                  count: counts.data[status],
-                  color: `${STATUS_COLOR[status]}.6`,
-                }))}
-                dataKey="status"
-                series={[{ name: 'count', label: t('dashboard.total'), color: 'blue.6' }]}
-                withTooltip={false}
-                gridAxis="y"
-                valueFormatter={(value) => formatNumber(value)}
-              />
-            </div>
+            <CountBarChart
+              label={t('dashboard.chartLabel')}
+              height={220}
+              categories={PATIENT_STATUSES.map((status) => ({
+                key: status,
+                label: t(`status.${status}`),
+                values: { count: counts.data[status] },
+                color: STATUS_COLOR[status],
+              }))}
+              series={[{ key: 'count', label: t('dashboard.total'), color: 'blue.6' }]}
+              testId="dashboard-chart"
+            />
           </>
         ) : null}
       </Stack>
