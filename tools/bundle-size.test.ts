@@ -5,6 +5,7 @@ import {
   AREA_HOME,
   AREA_SHELL,
   BUDGETS,
+  catalogueFiles,
   CONSOLE_DIST,
   ENTRY,
   firstLoadFiles,
@@ -18,6 +19,7 @@ import {
   weighScreens,
   createGzipSizer,
 } from './bundle-size';
+import { NAMESPACES, SUPPORTED_LANGUAGES } from '@rpm/i18n/load';
 
 /** A build in miniature: the entry, a shared chunk, a lazy page with its own library and stylesheet. */
 const MANIFEST: Manifest = {
@@ -45,7 +47,7 @@ const MANIFEST: Manifest = {
 };
 
 function screen(name: string, js: number, css = 0): ScreenWeight {
-  return { screen: name, modules: [], files: [], js, css };
+  return { screen: name, modules: [], catalogues: [], files: [], js, css };
 }
 
 describe('first-load files from the build manifest', () => {
@@ -69,6 +71,7 @@ describe('first-load files from the build manifest', () => {
     expect(() => firstLoadFiles(MANIFEST, [ENTRY, 'src/features/devices/devices-page.tsx'])).toThrow(
       /not in the build manifest/,
     );
+    expect(() => catalogueFiles(MANIFEST, ['common'], () => 1)).toThrow(/not in the build manifest/);
   });
 
   it('weigh every screen of a split build, and only the entry of an unsplit one', () => {
@@ -86,10 +89,29 @@ describe('first-load files from the build manifest', () => {
           { file: 'assets/login-page.js', isDynamicEntry: true },
         ]),
       ),
+      ...Object.fromEntries(
+        SUPPORTED_LANGUAGES.flatMap((language) =>
+          NAMESPACES.map((namespace) => [
+            `../../packages/i18n/locales/${language}/${namespace}.json`,
+            { file: `assets/${language}-${namespace}.js`, isDynamicEntry: true },
+          ]),
+        ),
+      ),
     };
+    // vi's catalogues weigh more than en's: a screen is weighed with them.
+    sizes['assets/en-common.js'] = 10;
+    sizes['assets/vi-common.js'] = 12;
+    sizes['assets/en-errors.js'] = 3;
+    sizes['assets/vi-errors.js'] = 4;
     const weights = weighScreens(manifest, (file) => sizes[file] ?? 1);
     const login = weights.find((weight) => weight.screen === '/login');
-    expect(login).toMatchObject({ js: 155, css: 7 });
+    expect(login).toMatchObject({ js: 155 + 12 + 4, css: 7 });
+    expect(login?.files).toContain('assets/vi-common.js');
+    expect(login?.files).not.toContain('assets/en-common.js');
+    // A staff screen also waits for the staff shell's catalogues.
+    const doctor = weights.find((weight) => weight.screen === '/doctor');
+    expect(doctor?.files).toEqual(expect.arrayContaining(['assets/vi-patients.js', 'assets/vi-realtime.js']));
+    expect(doctor?.files).not.toContain('assets/vi-health.js');
     expect(weights.map((weight) => weight.screen)).toEqual(
       expect.arrayContaining([
         '/doctor',

@@ -1,7 +1,8 @@
 /**
  * The console's first-load weight per route, from the build's own manifest (apps/console/dist,
  * `build.manifest: true`): the entry (index.html) plus the modules a route loads lazily, and every
- * chunk and stylesheet they import statically, gzipped one file at a time as a browser fetches them.
+ * chunk and stylesheet they import statically, with the message catalogues fetched before the
+ * screen is drawn, gzipped one file at a time as a browser fetches them.
  *
  *   npm run build -w @rpm/console && npx tsx tools/bundle-size.ts
  *
@@ -12,6 +13,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ROLE_CODES, areaOfRole, type RoleArea } from '@rpm/contracts';
+import {
+  STAFF_SHELL_NAMESPACES,
+  STARTUP_NAMESPACES,
+  SUPPORTED_LANGUAGES,
+  type Namespace,
+} from '@rpm/i18n/load';
 
 /** One entry of Vite's `.vite/manifest.json`. */
 export interface ManifestChunk {
@@ -152,17 +159,57 @@ export function pageModules(manifest: Manifest): string[] {
 export interface Screen {
   screen: string;
   modules: string[];
+  /** Catalogues fetched before the screen is drawn (apps/console/src/i18n.ts), in the user's language. */
+  catalogues: Namespace[];
+}
+
+/** The build manifest's key of one catalogue (packages/i18n/src/load.ts imports each on its own). */
+export function catalogueModule(manifest: Manifest, language: string, namespace: Namespace): string {
+  const suffix = `/locales/${language}/${namespace}.json`;
+  const key = Object.keys(manifest).find((candidate) => candidate.endsWith(suffix));
+  if (key === undefined)
+    throw new Error(`${suffix} is not in the build manifest: is it still its own chunk?`);
+  return key;
+}
+
+/**
+ * The files of a screen's catalogues in the language whose catalogues weigh most (vi), so the
+ * figures hold for either language.
+ */
+export function catalogueFiles(
+  manifest: Manifest,
+  namespaces: readonly Namespace[],
+  sizeOf: (file: string) => number,
+): string[] {
+  if (namespaces.length === 0) return [];
+  const perLanguage = SUPPORTED_LANGUAGES.map((language) =>
+    firstLoadFiles(
+      manifest,
+      namespaces.map((namespace) => catalogueModule(manifest, language, namespace)),
+    ),
+  );
+  const weightOf = (files: string[]) => files.reduce((sum, file) => sum + sizeOf(file), 0);
+  return perLanguage.reduce((heaviest, files) => (weightOf(files) > weightOf(heaviest) ? files : heaviest));
 }
 
 export function screensOf(manifest: Manifest, options: { unsplit?: boolean } = {}): Screen[] {
   const entryOnly = (modules: string[]) => (options.unsplit ? [ENTRY] : [ENTRY, ...modules]);
+  // An unsplit build bundles every catalogue with the entry.
+  const catalogues = (namespaces: readonly Namespace[]): Namespace[] =>
+    options.unsplit ? [] : [...namespaces];
   const publicModules = new Set<string>(Object.values(PUBLIC_PAGES));
-  const screens = [
+  const staffCatalogues = catalogues([...STARTUP_NAMESPACES, ...STAFF_SHELL_NAMESPACES]);
+  const screens: Screen[] = [
     ...Object.entries(PUBLIC_PAGES).map(([name, module]) => ({
       screen: `/${name}`,
       modules: entryOnly([module]),
+      catalogues: catalogues(STARTUP_NAMESPACES),
     })),
-    ...roleAreas().map((area) => ({ screen: `/${area}`, modules: entryOnly([...AREA_SHELL, AREA_HOME]) })),
+    ...roleAreas().map((area) => ({
+      screen: `/${area}`,
+      modules: entryOnly([...AREA_SHELL, AREA_HOME]),
+      catalogues: staffCatalogues,
+    })),
   ];
   if (!options.unsplit) {
     for (const module of pageModules(manifest)) {
@@ -170,6 +217,7 @@ export function screensOf(manifest: Manifest, options: { unsplit?: boolean } = {
       screens.push({
         screen: `page ${path.basename(module, '.tsx')}`,
         modules: [ENTRY, ...AREA_SHELL, module],
+        catalogues: staffCatalogues,
       });
     }
   }
@@ -181,9 +229,11 @@ export function weighScreens(
   sizeOf: (file: string) => number,
   options: { unsplit?: boolean } = {},
 ): ScreenWeight[] {
-  return screensOf(manifest, options).map(({ screen, modules }) => {
-    const files = firstLoadFiles(manifest, modules);
-    return { screen, modules, files, ...weighFiles(files, sizeOf) };
+  return screensOf(manifest, options).map(({ screen, modules, catalogues }) => {
+    const files = [
+      ...new Set([...firstLoadFiles(manifest, modules), ...catalogueFiles(manifest, catalogues, sizeOf)]),
+    ].sort();
+    return { screen, modules, catalogues, files, ...weighFiles(files, sizeOf) };
   });
 }
 

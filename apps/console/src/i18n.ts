@@ -1,6 +1,16 @@
-import i18next, { type i18n as I18n } from 'i18next';
+import i18next, { type BackendModule, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LANGUAGE, NAMESPACES, resources, SUPPORTED_LANGUAGES, type SupportedLanguage } from '@rpm/i18n';
+import type { resources } from '@rpm/i18n';
+import {
+  DEFAULT_LANGUAGE,
+  loadCatalogue,
+  NAMESPACES,
+  STAFF_SHELL_NAMESPACES,
+  STARTUP_NAMESPACES,
+  SUPPORTED_LANGUAGES,
+  type Namespace,
+  type SupportedLanguage,
+} from '@rpm/i18n/load';
 
 declare module 'i18next' {
   // Typed keys: a misspelt or missing key in en/common.json is a compile error, not a blank label.
@@ -38,25 +48,79 @@ function applyLanguage(language: string): void {
   }
 }
 
+/** The public pages (routes.tsx); every other address opens in the staff shell. */
+const PUBLIC_PATHS = ['/login', '/forgot-password', '/register', '/trial-request', '/privacy', '/terms'];
+
+/**
+ * The namespaces the first screen at `pathname` needs before it is drawn: the current language's
+ * `common` and `errors`, and on a staff screen the staff shell's (@rpm/i18n/load). Catalogues are
+ * fetched one language and namespace per file; a page's own namespace comes when its
+ * `useTranslation` asks for it (the page waits for it, as for its code).
+ */
+export function startupNamespaces(pathname: string): Namespace[] {
+  const isPublic =
+    pathname === '/' || PUBLIC_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`));
+  return isPublic ? [...STARTUP_NAMESPACES] : [...STARTUP_NAMESPACES, ...STAFF_SHELL_NAMESPACES];
+}
+
+function isNamespace(value: string): value is Namespace {
+  return (NAMESPACES as readonly string[]).includes(value);
+}
+
+const catalogueBackend: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, namespace, callback) {
+    if (!isSupportedLanguage(language) || !isNamespace(namespace)) {
+      callback(new Error(`no catalogue ${language}/${namespace}`), false);
+      return;
+    }
+    // i18next retries a failed read a few times (a dropped connection) before giving up.
+    loadCatalogue(language, namespace).then(
+      (catalogue) => {
+        callback(null, catalogue);
+      },
+      (error: unknown) => {
+        callback(error instanceof Error ? error : new Error(String(error)), false);
+      },
+    );
+  },
+};
+
+/**
+ * A key read before its namespace has been fetched (`t('org:…')` from a component that did not
+ * ask for `org`, or a message key from outside React): fetch the namespace; components re-render
+ * once it is there (`bindI18n: 'loaded'`).
+ */
+function loadMissingNamespace(_languages: readonly string[], namespace: string): void {
+  if (isNamespace(namespace) && !i18n.hasLoadedNamespace(namespace)) void i18n.loadNamespaces(namespace);
+}
+
 export const i18n: I18n = i18next.createInstance();
 
 export function initI18n(): Promise<unknown> {
-  i18n.use(initReactI18next);
+  i18n.use(catalogueBackend).use(initReactI18next);
   i18n.on('languageChanged', applyLanguage);
   const language = readStoredLanguage();
   applyLanguage(language);
+  // Without a page (the unit tests of pure modules) every catalogue is loaded up front, so that
+  // `t` and changeLanguage answer at once, as they do in the console once a catalogue is there.
+  const hasPage = typeof document !== 'undefined';
   return i18n.init({
-    resources,
     lng: language,
-    fallbackLng: DEFAULT_LANGUAGE,
+    preload: hasPage ? false : [...SUPPORTED_LANGUAGES],
+    // No fallback language: the catalogue tests keep vi's keys equal to en's, and a fallback would
+    // fetch every en catalogue alongside the vi one.
+    fallbackLng: false,
     supportedLngs: [...SUPPORTED_LANGUAGES],
-    ns: [...NAMESPACES],
+    ns: hasPage ? startupNamespaces(globalThis.location.pathname) : [...NAMESPACES],
     defaultNS: 'common',
     // React escapes output itself; escaping here would double-encode names such as "O'Brien".
     interpolation: { escapeValue: false },
     returnNull: false,
-    // Resources are bundled, so initialise synchronously: the first render already has its strings.
-    initAsync: false,
+    saveMissing: true,
+    missingKeyHandler: loadMissingNamespace,
+    react: { bindI18n: 'languageChanged loaded', useSuspense: true },
   });
 }
 
@@ -65,8 +129,12 @@ export function currentLanguage(): SupportedLanguage {
   return isSupportedLanguage(i18n.language) ? i18n.language : DEFAULT_LANGUAGE;
 }
 
-export function changeLanguage(language: SupportedLanguage): void {
-  void i18n.changeLanguage(language);
+/**
+ * Switches the language. i18next fetches the new language's catalogues for every namespace loaded
+ * so far before it announces the change, so the screen re-renders once, already translated.
+ */
+export function changeLanguage(language: SupportedLanguage): Promise<unknown> {
+  return i18n.changeLanguage(language);
 }
 
 /**

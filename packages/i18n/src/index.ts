@@ -21,11 +21,13 @@ import viHealth from '../locales/vi/health.json' with { type: 'json' };
 import enRealtime from '../locales/en/realtime.json' with { type: 'json' };
 import viRealtime from '../locales/vi/realtime.json' with { type: 'json' };
 
-export const SUPPORTED_LANGUAGES = ['en', 'vi'] as const;
-export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: SupportedLanguage = 'en';
+import type { SupportedLanguage } from './languages.js';
+
+export * from './languages.js';
 
 /**
+ * Every catalogue, bundled (the server, and the tests that compare catalogues); the console loads
+ * them one language and namespace at a time instead (load.ts).
  * i18next-shaped resources: one namespace per catalogue file. `common` holds the shell and
  * identity screens, `errors` the API's messages, `tenants` the platform's tenant and trial-request
  * screens, `org` the scope, health-center, staff and level screens; `patients` (patients and the
@@ -39,8 +41,6 @@ export const resources = {
   vi: { common: viCommon, errors: viErrors, tenants: viTenants, org: viOrg, patients: viPatients, doctors: viDoctors, devices: viDevices, imports: viImports, health: viHealth, realtime: viRealtime, monitoring: viMonitoring },
 } as const;
 
-export const NAMESPACES = ['common', 'errors', 'tenants', 'org', 'patients', 'doctors', 'devices', 'imports', 'health', 'realtime', 'monitoring'] as const;
-
 type Catalogue = Record<string, unknown>;
 
 function lookup(catalogue: Catalogue, dottedKey: string): string | undefined {
@@ -50,21 +50,6 @@ function lookup(catalogue: Catalogue, dottedKey: string): string | undefined {
     node = (node as Catalogue)[part];
   }
   return typeof node === 'string' ? node : undefined;
-}
-
-/**
- * Picks a supported language from a language tag or an Accept-Language header.
- * The Canadian English variant ("can", "en-CA") is served as en (spec §5).
- */
-export function pickLanguage(header: string | undefined | null): SupportedLanguage {
-  if (!header) return DEFAULT_LANGUAGE;
-  for (const part of header.split(',')) {
-    const tag = part.split(';')[0]?.trim().toLowerCase() ?? '';
-    const base = tag.split('-')[0];
-    if (base === 'vi') return 'vi';
-    if (base === 'en' || base === 'can') return 'en';
-  }
-  return DEFAULT_LANGUAGE;
 }
 
 /** The message for a catalogue key in the errors namespace, if there is one. */

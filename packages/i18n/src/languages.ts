@@ -1,0 +1,38 @@
+/**
+ * The console's languages and catalogue names, with no catalogue in them: a module that imports
+ * only these stays free of the message files (the console loads those one at a time, load.ts).
+ */
+export const SUPPORTED_LANGUAGES = ['en', 'vi'] as const;
+export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: SupportedLanguage = 'en';
+
+/** One namespace per catalogue file (locales/<language>/<namespace>.json); index.ts says what each holds. */
+export const NAMESPACES = [
+  'common',
+  'errors',
+  'tenants',
+  'org',
+  'patients',
+  'doctors',
+  'devices',
+  'imports',
+  'health',
+  'realtime',
+  'monitoring',
+] as const;
+export type Namespace = (typeof NAMESPACES)[number];
+
+/**
+ * Picks a supported language from a language tag or an Accept-Language header.
+ * The Canadian English variant ("can", "en-CA") is served as en (spec §5).
+ */
+export function pickLanguage(header: string | undefined | null): SupportedLanguage {
+  if (!header) return DEFAULT_LANGUAGE;
+  for (const part of header.split(',')) {
+    const tag = part.split(';')[0]?.trim().toLowerCase() ?? '';
+    const base = tag.split('-')[0];
+    if (base === 'vi') return 'vi';
+    if (base === 'en' || base === 'can') return 'en';
+  }
+  return DEFAULT_LANGUAGE;
+}

@@ -1,0 +1,62 @@
+import type { Namespace, SupportedLanguage } from './languages.js';
+
+export * from './languages.js';
+
+type Catalogue = Record<string, unknown>;
+
+/** Fetched before any screen is drawn: the shell's and identity screens' strings and the API's messages. */
+export const STARTUP_NAMESPACES = ['common', 'errors'] as const satisfies readonly Namespace[];
+
+/**
+ * Fetched with them before a staff screen is drawn: the namespaces the staff shell names its
+ * navigation, level switcher and live layer with, and the area home's dashboard and worklist.
+ */
+export const STAFF_SHELL_NAMESPACES = [
+  'tenants',
+  'org',
+  'patients',
+  'doctors',
+  'devices',
+  'imports',
+  'monitoring',
+  'realtime',
+] as const satisfies readonly Namespace[];
+
+/*
+ * One dynamic import per language and namespace: a bundler makes each catalogue its own file,
+ * fetched only when asked for. Spelt out (not a template path) so every pair is checked by the
+ * type: a namespace added to NAMESPACES without its two files here does not compile.
+ */
+const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ default: Catalogue }>>> = {
+  en: {
+    common: () => import('../locales/en/common.json', { with: { type: 'json' } }),
+    errors: () => import('../locales/en/errors.json', { with: { type: 'json' } }),
+    tenants: () => import('../locales/en/tenants.json', { with: { type: 'json' } }),
+    org: () => import('../locales/en/org.json', { with: { type: 'json' } }),
+    patients: () => import('../locales/en/patients.json', { with: { type: 'json' } }),
+    doctors: () => import('../locales/en/doctors.json', { with: { type: 'json' } }),
+    devices: () => import('../locales/en/devices.json', { with: { type: 'json' } }),
+    imports: () => import('../locales/en/imports.json', { with: { type: 'json' } }),
+    health: () => import('../locales/en/health.json', { with: { type: 'json' } }),
+    realtime: () => import('../locales/en/realtime.json', { with: { type: 'json' } }),
+    monitoring: () => import('../locales/en/monitoring.json', { with: { type: 'json' } }),
+  },
+  vi: {
+    common: () => import('../locales/vi/common.json', { with: { type: 'json' } }),
+    errors: () => import('../locales/vi/errors.json', { with: { type: 'json' } }),
+    tenants: () => import('../locales/vi/tenants.json', { with: { type: 'json' } }),
+    org: () => import('../locales/vi/org.json', { with: { type: 'json' } }),
+    patients: () => import('../locales/vi/patients.json', { with: { type: 'json' } }),
+    doctors: () => import('../locales/vi/doctors.json', { with: { type: 'json' } }),
+    devices: () => import('../locales/vi/devices.json', { with: { type: 'json' } }),
+    imports: () => import('../locales/vi/imports.json', { with: { type: 'json' } }),
+    health: () => import('../locales/vi/health.json', { with: { type: 'json' } }),
+    realtime: () => import('../locales/vi/realtime.json', { with: { type: 'json' } }),
+    monitoring: () => import('../locales/vi/monitoring.json', { with: { type: 'json' } }),
+  },
+};
+
+/** One catalogue (a language's namespace), fetched on first use. */
+export async function loadCatalogue(language: SupportedLanguage, namespace: Namespace): Promise<Catalogue> {
+  return (await LOADERS[language][namespace]()).default;
+}
