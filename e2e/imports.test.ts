@@ -150,7 +150,7 @@ describe('bulk imports', () => {
     expect(await page.getByTestId('import-status').textContent()).toBe('Partly imported');
     expect(await page.getByTestId('rows-stored').textContent()).toBe((1500).toLocaleString('en'));
     expect(await page.getByTestId('rows-failed').textContent()).toBe('2');
-    await poll(() => page.getByText('1500 rows were imported and 2 were not').isVisible()).toBe(true);
+    await poll(() => page.getByText('1,500 rows were imported and 2 were not').isVisible()).toBe(true);
     await poll(() => page.getByTestId('import-history').getByText('patients-e2e.xlsx').isVisible()).toBe(
       true,
     );

@@ -80,7 +80,12 @@ function JobResult({ job }: { job: ImportJob }) {
       )}
       {result.lines.map((line) => (
         <Text fz="sm" key={line.key}>
-          {t(line.key, line.values)}
+          {t(
+            line.key,
+            Object.fromEntries(
+              Object.entries(line.values).map(([name, value]) => [name, formatNumber(value)]),
+            ),
+          )}
         </Text>
       ))}
     </Alert>
