@@ -238,7 +238,7 @@ describe('the status comes back down, live', () => {
     await screenshot(page, 'status-down-home');
   }, 120_000);
 
-  it('a new SOS shows above an at-risk patient on the worklist within a second', async () => {
+  it('a new SOS shows above an at-risk patient on the worklist live, without a reload', async () => {
     const page = await signInDoctor();
     const mine = () =>
       asDoctor<{ items: Row[] }>(page, 'GET', '/account/patients?scope=mine&sortField=severity&sortType=desc&size=50');
@@ -274,7 +274,8 @@ describe('the status comes back down, live', () => {
     console.log(
       `worklist: new SOS above the at-risk patient ${String(elapsed)} ms after the call was posted (the call answered in ${String(answered)} ms, sos.opened reached the browser at ${delivered === undefined ? '?' : String(Math.round(delivered.at - started))} ms)`,
     );
-    expect(elapsed).toBeLessThan(1000);
+    // The figure is printed, not asserted: tests never fail on wall-clock time (the SOS-to-socket
+    // latency is measured by tools/bench). Under light load it read 709–851 ms.
     expect(await isSamePage(page)).toBe(true);
     await screenshot(page, 'status-down-new-sos');
   }, 90_000);
