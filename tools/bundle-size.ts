@@ -63,19 +63,21 @@ export const AREA_HOME = 'src/features/shell/area-home-page.tsx';
  * JavaScript and CSS. Lower them as the first load shrinks, towards TARGETS.
  */
 export const BUDGETS = {
-  loginJsKb: 340,
-  areaFirstScreenKb: 570,
+  loginJsKb: 275,
+  areaFirstScreenKb: 415,
+  staffPageKb: 490,
 } as const;
 
 /**
- * Where the budgets should go (ARCHITECTURE.md: login ≤ 200 KB). Still above them: both languages'
- * catalogues in every first load (i18n.ts bundles all of @rpm/i18n), the whole contracts package
- * with zod, and the home dashboard's chart (recharts through @mantine/charts) on every area's first
- * screen; tools/bench/RESULTS.md has the figures.
+ * Where the budgets should go (ARCHITECTURE.md: login ≤ 200 KB). Still above them: React with the
+ * router, zod with the contracts package, i18next, Mantine's provider with its notifications, and
+ * TanStack Query on every screen; on staff screens the staff shell and the catalogues it names its
+ * navigation with. tools/bench/RESULTS.md has the figures.
  */
 export const TARGETS = {
   loginJsKb: 200,
   areaFirstScreenKb: 350,
+  staffPageKb: 350,
 } as const;
 
 export type Budgets = Record<keyof typeof BUDGETS, number>;
@@ -250,12 +252,11 @@ export function overBudget(
         `/login needs ${kb(screen.js)} KB of gzipped JavaScript (${label} ${budgets.loginJsKb} KB)`,
       );
     }
-    if (
-      !Object.hasOwn(PUBLIC_PAGES, screen.screen.slice(1)) &&
-      screen.js + screen.css > budgets.areaFirstScreenKb * 1000
-    ) {
+    if (Object.hasOwn(PUBLIC_PAGES, screen.screen.slice(1))) continue;
+    const ceiling = screen.screen.startsWith('page ') ? budgets.staffPageKb : budgets.areaFirstScreenKb;
+    if (screen.js + screen.css > ceiling * 1000) {
       failures.push(
-        `${screen.screen} needs ${kb(screen.js + screen.css)} KB gzipped (JS ${kb(screen.js)} + CSS ${kb(screen.css)}; ${label} ${budgets.areaFirstScreenKb} KB)`,
+        `${screen.screen} needs ${kb(screen.js + screen.css)} KB gzipped (JS ${kb(screen.js)} + CSS ${kb(screen.css)}; ${label} ${ceiling} KB)`,
       );
     }
   }
