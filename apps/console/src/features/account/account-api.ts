@@ -33,8 +33,15 @@ export const historyQuery = (userId: string, filter: HistoryFilter) =>
     meta: { errorDisplay: 'inline' },
   });
 
-export function updateProfile(body: ProfileUpdate) {
-  return api.put('/account/me/profile', body, { schema: profileSchema });
+/** Where a role saves its own profile (spec §7): doctors and doctor assistants have their own calls. */
+const PROFILE_PATH_OF_ROLE: Partial<Record<string, string>> = {
+  DOCTOR: '/account/doctor/me/profile',
+  DOCTOR_ASSISTANT: '/account/doctor-assistant/me/profile',
+};
+
+export function updateProfile(body: ProfileUpdate, role?: string) {
+  const path = (role === undefined ? undefined : PROFILE_PATH_OF_ROLE[role]) ?? '/account/me/profile';
+  return api.put(path, body, { schema: profileSchema });
 }
 
 export function updateLanguage(lang: string) {

@@ -9,11 +9,14 @@ import { FaqTab } from './faq-tab';
 import { LegalTab } from './legal-tab';
 import { PreferencesTab } from './preferences-tab';
 import { ProfileTab } from './profile-tab';
+import { QualificationTab } from './qualification-tab';
+import { useSession } from '../shell/session-context';
 import { UnitsTab } from './units-tab';
 
 /** The tabs of spec §2 account settings that the server supports today, in menu order. */
 export const ACCOUNT_TABS = [
   'profile',
+  'qualification',
   'preferences',
   'units',
   'password',
@@ -24,8 +27,9 @@ export const ACCOUNT_TABS = [
 ] as const;
 export type AccountTab = (typeof ACCOUNT_TABS)[number];
 
-function isAccountTab(value: string | null): value is AccountTab {
-  return value !== null && (ACCOUNT_TABS as readonly string[]).includes(value);
+/** The tabs a role has: the qualification and licenses are a doctor's own. */
+function tabsOf(role: string): readonly AccountTab[] {
+  return ACCOUNT_TABS.filter((name) => name !== 'qualification' || role === 'DOCTOR');
 }
 
 /**
@@ -35,8 +39,10 @@ function isAccountTab(value: string | null): value is AccountTab {
 export function AccountPage() {
   const { t } = useTranslation();
   const [searchParams, setSearchParams] = useSearchParams();
+  const session = useSession();
+  const tabs = tabsOf(session.user.role);
   const requested = searchParams.get('tab');
-  const tab: AccountTab = isAccountTab(requested) ? requested : 'profile';
+  const tab: AccountTab = tabs.find((name) => name === requested) ?? 'profile';
   usePageTitle(t('account.pageTitle'));
 
   return (
@@ -52,14 +58,15 @@ export function AccountPage() {
       <Tabs
         value={tab}
         onChange={(value) => {
-          if (isAccountTab(value))
-            setSearchParams(value === 'profile' ? {} : { tab: value }, { replace: true });
+          const chosen = tabs.find((name) => name === value);
+          if (chosen !== undefined)
+            setSearchParams(chosen === 'profile' ? {} : { tab: chosen }, { replace: true });
         }}
         keepMounted={false}
         variant="outline"
       >
         <Tabs.List>
-          {ACCOUNT_TABS.map((name) => (
+          {tabs.map((name) => (
             <Tabs.Tab key={name} value={name}>
               {t(`account.tabs.${name}`)}
             </Tabs.Tab>
@@ -68,6 +75,11 @@ export function AccountPage() {
         <Tabs.Panel value="profile" pt="lg">
           <ProfileTab />
         </Tabs.Panel>
+        {tabs.includes('qualification') ? (
+          <Tabs.Panel value="qualification" pt="lg">
+            <QualificationTab />
+          </Tabs.Panel>
+        ) : null}
         <Tabs.Panel value="preferences" pt="lg">
           <PreferencesTab />
         </Tabs.Panel>

@@ -12,7 +12,7 @@ import {
   TextInput,
 } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { BLOOD_TYPES, GENDERS, profileUpdateSchema, type Profile } from '@rpm/contracts';
+import { BLOOD_TYPES, GENDERS, profileUpdateSchema, type Profile, type ProfileUpdate } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { errorMessageFor } from '../../api/error-reaction';
 import { displayDateForSchema, toDisplayDate } from '../../lib/format';
@@ -73,7 +73,7 @@ export function ProfileForm({ profile }: { profile: Profile }) {
   const { values } = form;
 
   const save = useMutation({
-    mutationFn: updateProfile,
+    mutationFn: (body: ProfileUpdate) => updateProfile(body, session.user.role),
     meta: { errorDisplay: 'inline' },
     onSuccess: (updated) => {
       queryClient.setQueryData(profileQuery(session.user.userId).queryKey, updated);

@@ -1,4 +1,4 @@
-import { useState, type SubmitEvent } from 'react';
+import { useState, type ReactNode, type SubmitEvent } from 'react';
 import {
   Alert,
   Anchor,
@@ -19,6 +19,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   LICENSE_IMAGE_MAX_BYTES,
   LICENSE_IMAGE_TYPES,
+  daysUntilExpiry,
+  isExpiringSoon,
   doctorLicenseFieldsSchema,
   type DoctorLicense,
   type DoctorProfile,
@@ -30,7 +32,52 @@ import { messageText, notifyError, notifySuccess } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
 import { DateField } from '../shell/date-field';
 import { Can } from '../shell/permissions';
-import { addLicense, licenseImagePath, refreshDoctors, removeLicense } from './doctors-api';
+import {
+  addLicense,
+  addOwnLicense,
+  licenseImagePath,
+  ownLicenseImagePath,
+  refreshDoctors,
+  removeLicense,
+  removeOwnLicense,
+} from './doctors-api';
+
+/** "Today" as the server counts license days (UTC). */
+export const licenseToday = () => new Date().toISOString().slice(0, 10);
+
+/** The license calls of an admin (for the doctor shown) or of the signed-in doctor (their own). */
+function licenseCallsOf(doctorId: string, isOwn: boolean) {
+  return isOwn
+    ? {
+        add: addOwnLicense,
+        remove: removeOwnLicense,
+        imagePath: ownLicenseImagePath,
+      }
+    : {
+        add: (input: { name: string; expiresOn: string; image: File }) => addLicense(doctorId, input),
+        remove: (licenseId: string) => removeLicense(doctorId, licenseId),
+        imagePath: (licenseId: string) => licenseImagePath(doctorId, licenseId),
+      };
+}
+type LicenseCalls = ReturnType<typeof licenseCallsOf>;
+
+/** How far a license is from its last valid day: expired, or expires in N days. */
+export function LicenseExpiry({ license }: { license: DoctorLicense }) {
+  const { t } = useTranslation('doctors');
+  const today = licenseToday();
+  if (license.expired)
+    return (
+      <Badge color="red" tt="none">
+        {t('licenses.expired')}
+      </Badge>
+    );
+  const days = daysUntilExpiry(license.expiresOn, today);
+  return (
+    <Badge color={isExpiringSoon(license.expiresOn, today) ? 'orange' : 'gray'} variant="light" tt="none">
+      {t('licenses.expiresIn', { count: days })}
+    </Badge>
+  );
+}
 
 interface LicenseValues {
   name: string;
@@ -38,13 +85,13 @@ interface LicenseValues {
   image: File | null;
 }
 
-function AddLicenseForm({ doctorId, onClose }: { doctorId: string; onClose: () => void }) {
+function AddLicenseForm({ calls, onClose }: { calls: LicenseCalls; onClose: () => void }) {
   const { t } = useTranslation('doctors');
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
   const form = useFormState<LicenseValues>({ name: '', expiresOn: '', image: null });
   const mutation = useMutation({
-    mutationFn: (input: { name: string; expiresOn: string; image: File }) => addLicense(doctorId, input),
+    mutationFn: (input: { name: string; expiresOn: string; image: File }) => calls.add(input),
     meta: { errorDisplay: 'inline' },
     onSuccess: () => {
       notifySuccess(t('licenses.added'));
@@ -126,8 +173,17 @@ function AddLicenseForm({ doctorId, onClose }: { doctorId: string; onClose: () =
   );
 }
 
-/** The doctor's medical licenses with expiry, an expired flag and the image; admins add and remove. */
-export function DoctorLicensesCard({ doctor }: { doctor: DoctorProfile }) {
+/** Shown to admins holding staff.update, or always on the doctor's own page. */
+function Manage({ isOwn, children }: { isOwn: boolean; children: ReactNode }) {
+  return isOwn ? children : <Can permission="staff.update">{children}</Can>;
+}
+
+/**
+ * The doctor's medical licenses with expiry (expired, or expires in N days) and the image; admins
+ * add and remove, and so does the doctor on its own page (`isOwn`).
+ */
+export function DoctorLicensesCard({ doctor, isOwn = false }: { doctor: DoctorProfile; isOwn?: boolean }) {
+  const calls = licenseCallsOf(doctor.id, isOwn);
   const { t } = useTranslation('doctors');
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
@@ -135,7 +191,7 @@ export function DoctorLicensesCard({ doctor }: { doctor: DoctorProfile }) {
   const [preview, setPreview] = useState<DoctorLicense | null>(null);
   const [removing, setRemoving] = useState<DoctorLicense | null>(null);
   const remove = useMutation({
-    mutationFn: (licenseId: string) => removeLicense(doctor.id, licenseId),
+    mutationFn: (licenseId: string) => calls.remove(licenseId),
     meta: { errorDisplay: 'inline' },
     onSuccess: () => {
       notifySuccess(t('licenses.removed'));
@@ -153,7 +209,7 @@ export function DoctorLicensesCard({ doctor }: { doctor: DoctorProfile }) {
           <Title order={2} fz="lg">
             {t('licenses.title')}
           </Title>
-          <Can permission="staff.update">
+          <Manage isOwn={isOwn}>
             <Button
               variant="light"
               size="xs"
@@ -163,7 +219,7 @@ export function DoctorLicensesCard({ doctor }: { doctor: DoctorProfile }) {
             >
               {t('licenses.add')}
             </Button>
-          </Can>
+          </Manage>
         </Group>
         {doctor.licenses.length === 0 ? (
           <Text c="dimmed" fz="sm">
@@ -186,11 +242,7 @@ export function DoctorLicensesCard({ doctor }: { doctor: DoctorProfile }) {
                   <Table.Td>
                     <Group gap="xs">
                       <Text fz="sm">{toDisplayDate(license.expiresOn)}</Text>
-                      {license.expired ? (
-                        <Badge color="red" tt="none">
-                          {t('licenses.expired')}
-                        </Badge>
-                      ) : null}
+                      <LicenseExpiry license={license} />
                     </Group>
                   </Table.Td>
                   <Table.Td>
@@ -210,7 +262,7 @@ export function DoctorLicensesCard({ doctor }: { doctor: DoctorProfile }) {
                     )}
                   </Table.Td>
                   <Table.Td>
-                    <Can permission="staff.update">
+                    <Manage isOwn={isOwn}>
                       <Button
                         variant="subtle"
                         color="red"
@@ -222,7 +274,7 @@ export function DoctorLicensesCard({ doctor }: { doctor: DoctorProfile }) {
                       >
                         {tc('actions.delete')}
                       </Button>
-                    </Can>
+                    </Manage>
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -240,7 +292,7 @@ export function DoctorLicensesCard({ doctor }: { doctor: DoctorProfile }) {
       >
         {isAdding ? (
           <AddLicenseForm
-            doctorId={doctor.id}
+            calls={calls}
             onClose={() => {
               setIsAdding(false);
             }}
@@ -258,7 +310,7 @@ export function DoctorLicensesCard({ doctor }: { doctor: DoctorProfile }) {
       >
         {preview ? (
           <Image
-            src={licenseImagePath(doctor.id, preview.id)}
+            src={calls.imagePath(preview.id)}
             alt={t('licenses.imageAlt', { name: preview.name })}
             fit="contain"
             mah={520}

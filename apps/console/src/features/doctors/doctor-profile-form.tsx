@@ -21,6 +21,7 @@ import {
   doctorProfileUpdateSchema,
   type DoctorKind,
   type DoctorProfile,
+  type DoctorProfileUpdate,
 } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { errorMessageFor } from '../../api/error-reaction';
@@ -28,6 +29,8 @@ import { fieldOfError, isFormLevelError } from '../../lib/form-errors';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
 import { refreshDoctors, updateDoctorProfile } from './doctors-api';
+
+type SaveProfile = (input: DoctorProfileUpdate) => Promise<DoctorProfile>;
 
 interface ProfileValues {
   specialties: string[];
@@ -63,18 +66,31 @@ function valuesOf(doctor: DoctorProfile): ProfileValues {
   };
 }
 
-function ProfileForm({ doctor, onClose }: { doctor: DoctorProfile; onClose: () => void }) {
+function ProfileForm({
+  doctor,
+  save,
+  onSaved,
+  onClose,
+  label,
+}: {
+  doctor: DoctorProfile;
+  save: SaveProfile;
+  onSaved: () => void;
+  /** Without it (the doctor's own page) the form offers a reset instead of a cancel. */
+  onClose?: (() => void) | undefined;
+  label: string;
+}) {
   const { t } = useTranslation('doctors');
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
   const form = useFormState<ProfileValues>(valuesOf(doctor));
   const mutation = useMutation({
-    mutationFn: (input: Parameters<typeof updateDoctorProfile>[1]) => updateDoctorProfile(doctor.id, input),
+    mutationFn: save,
     meta: { errorDisplay: 'inline' },
     onSuccess: () => {
       notifySuccess(t('profile.saved'));
       refreshDoctors(queryClient);
-      onClose();
+      onSaved();
     },
     onError: (error) => {
       const field = fieldOfError(error, FIELD_OF_CODE);
@@ -101,7 +117,7 @@ function ProfileForm({ doctor, onClose }: { doctor: DoctorProfile; onClose: () =
     if (parsed && !mutation.isPending) mutation.mutate(parsed);
   };
   return (
-    <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-label={t('profile.editTitle')}>
+    <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-label={label}>
       <Stack gap="md">
         {isFormLevelError(mutation.error, FIELD_OF_CODE) ? (
           <Alert color="red" variant="light" role="alert">
@@ -216,9 +232,22 @@ function ProfileForm({ doctor, onClose }: { doctor: DoctorProfile; onClose: () =
           maxLength={2000}
         />
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {tc('actions.cancel')}
-          </Button>
+          {onClose === undefined ? (
+            <Button
+              variant="default"
+              onClick={() => {
+                form.setValues(valuesOf(doctor));
+                form.clearMessages();
+                mutation.reset();
+              }}
+            >
+              {tc('actions.reset')}
+            </Button>
+          ) : (
+            <Button variant="default" onClick={onClose}>
+              {tc('actions.cancel')}
+            </Button>
+          )}
           <Button type="submit" loading={mutation.isPending}>
             {tc('actions.save')}
           </Button>
@@ -241,7 +270,23 @@ export function DoctorProfileDialog({
   const { t } = useTranslation('doctors');
   return (
     <Modal opened={opened} onClose={onClose} title={t('profile.editTitle')} size="lg" centered>
-      {opened ? <ProfileForm doctor={doctor} onClose={onClose} /> : null}
+      {opened ? (
+        <ProfileForm
+          doctor={doctor}
+          save={(input) => updateDoctorProfile(doctor.id, input)}
+          onSaved={onClose}
+          onClose={onClose}
+          label={t('profile.editTitle')}
+        />
+      ) : null}
     </Modal>
+  );
+}
+
+/** The calling doctor's own qualification, inline: the admin's form and rules, saved through the doctor's own call. */
+export function DoctorQualificationForm({ doctor, save }: { doctor: DoctorProfile; save: SaveProfile }) {
+  const { t } = useTranslation('doctors');
+  return (
+    <ProfileForm doctor={doctor} save={save} onSaved={() => undefined} label={t('self.qualificationTitle')} />
   );
 }

@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/reac
 import {
   careRequestSchema,
   careTeamSchema,
+  deactivatedDoctorSchema,
   doctorProfileSchema,
   doctorRequestSchema,
   doctorSummarySchema,
@@ -187,5 +188,75 @@ export function decideDoctorRequest(
     {
       schema: doctorRequestSchema,
     },
+  );
+}
+
+// The calling doctor's own qualification and licenses ---------------------------------------------
+
+export const ownQualificationQuery = (userId: string) =>
+  queryOptions({
+    queryKey: [...DOCTORS_QUERY_ROOT, 'own-qualification', userId],
+    queryFn: ({ signal }) =>
+      api.get('/account/doctor/me/qualification', { schema: doctorProfileSchema, signal }),
+    meta: { errorDisplay: 'inline' },
+  });
+
+export function saveOwnQualification(input: DoctorProfileUpdate) {
+  return api.post('/account/doctor/v2/register/qualification', input, { schema: doctorProfileSchema });
+}
+
+export function addOwnLicense(input: { name: string; expiresOn: string; image: File }) {
+  const form = new FormData();
+  form.set('name', input.name);
+  form.set('expiresOn', input.expiresOn);
+  form.set('image', input.image);
+  return api.post('/account/doctor/me/licenses', form, { schema: doctorProfileSchema });
+}
+
+export function removeOwnLicense(licenseId: string) {
+  return api.delete(`/account/doctor/me/licenses/${enc(licenseId)}`, { schema: doctorProfileSchema });
+}
+
+export const ownLicenseImagePath = (licenseId: string) =>
+  `/account/doctor/me/licenses/${enc(licenseId)}/image`;
+
+// A patient's care requests ------------------------------------------------------------------------
+
+export const patientRequestsQuery = (patientId: string, page: number, size: number) =>
+  queryOptions({
+    queryKey: [...DOCTORS_QUERY_ROOT, 'patient-requests', patientId, page, size],
+    queryFn: ({ signal }) =>
+      api.get(`/account/patients/${enc(patientId)}/requests?page=${String(page)}&size=${String(size)}`, {
+        schema: requestPageSchema,
+        signal,
+      }),
+    placeholderData: keepPreviousData,
+    meta: { errorDisplay: 'inline' },
+  });
+
+// Deactivated doctors (admins) -----------------------------------------------------------------------
+
+const deactivatedPageSchema = pageOf(deactivatedDoctorSchema);
+
+export const deactivatedDoctorsQuery = (filter: { page: number; size: number; search: string }) =>
+  queryOptions({
+    queryKey: [...DOCTORS_QUERY_ROOT, 'deactivated', filter],
+    queryFn: ({ signal }) => {
+      const query = new URLSearchParams({ page: String(filter.page), size: String(filter.size) });
+      if (filter.search.trim() !== '') query.set('search', filter.search.trim());
+      return api.get(`/account/admin/deactivated-doctors?${query.toString()}`, {
+        schema: deactivatedPageSchema,
+        signal,
+      });
+    },
+    placeholderData: keepPreviousData,
+    meta: { errorDisplay: 'inline' },
+  });
+
+export function restoreDoctor(id: string) {
+  return api.put(
+    `/account/admin/deactivated-doctors/${enc(id)}/restore`,
+    {},
+    { schema: deactivatedDoctorSchema },
   );
 }

@@ -28,6 +28,7 @@ import { Can } from '../shell/permissions';
 import { EmptyList, ErrorState, LoadingState } from '../shell/query-states';
 import { useSession } from '../shell/session-context';
 import { LicenseBadge, SpecialtyChips } from './doctor-badges';
+import { PatientCareRequests } from './patient-care-requests';
 import { assignDoctor, careTeamQuery, doctorListQuery, refreshDoctors, unassignDoctor } from './doctors-api';
 
 function AssignDialog({
@@ -290,54 +291,59 @@ function TeamTable({ patientId, team }: { patientId: string; team: readonly Care
   );
 }
 
-/** The care team tab of a patient profile: the family doctor and specialists; assign and unassign. */
+/** The care team tab of a patient profile: the family doctor and specialists (assign, unassign) and the care requests. */
 export function PatientCareTeamTab({ patientId }: { patientId: string }) {
   const { t } = useTranslation('doctors');
   const team = useQuery(careTeamQuery(patientId));
   const [isAssigning, setIsAssigning] = useState(false);
   return (
-    <Paper withBorder radius="md" p="lg">
-      <Stack gap="md">
-        <Group justify="space-between">
-          <Stack gap={2}>
-            <Title order={2} fz="lg">
-              {t('careTeam.title')}
-            </Title>
-            <Text c="dimmed" fz="sm">
-              {t('careTeam.subtitle')}
-            </Text>
-          </Stack>
-          <Can permission="user.assign">
-            <Button
-              onClick={() => {
-                setIsAssigning(true);
-              }}
-            >
-              {t('careTeam.assign')}
-            </Button>
-          </Can>
-        </Group>
-        {team.isPending ? <LoadingState /> : null}
-        {team.isError ? (
-          <ErrorState
-            error={team.error}
-            title={t('careTeam.loadFailed')}
-            onRetry={() => void team.refetch()}
-          />
-        ) : null}
-        {team.isSuccess && team.data.length === 0 ? (
-          <EmptyList title={t('careTeam.empty')} description={t('careTeam.emptyHint')} />
-        ) : null}
-        {team.isSuccess && team.data.length > 0 ? <TeamTable patientId={patientId} team={team.data} /> : null}
-      </Stack>
-      <AssignDialog
-        patientId={patientId}
-        team={team.data ?? []}
-        opened={isAssigning}
-        onClose={() => {
-          setIsAssigning(false);
-        }}
-      />
-    </Paper>
+    <Stack gap="lg">
+      <Paper withBorder radius="md" p="lg">
+        <Stack gap="md">
+          <Group justify="space-between">
+            <Stack gap={2}>
+              <Title order={2} fz="lg">
+                {t('careTeam.title')}
+              </Title>
+              <Text c="dimmed" fz="sm">
+                {t('careTeam.subtitle')}
+              </Text>
+            </Stack>
+            <Can permission="user.assign">
+              <Button
+                onClick={() => {
+                  setIsAssigning(true);
+                }}
+              >
+                {t('careTeam.assign')}
+              </Button>
+            </Can>
+          </Group>
+          {team.isPending ? <LoadingState /> : null}
+          {team.isError ? (
+            <ErrorState
+              error={team.error}
+              title={t('careTeam.loadFailed')}
+              onRetry={() => void team.refetch()}
+            />
+          ) : null}
+          {team.isSuccess && team.data.length === 0 ? (
+            <EmptyList title={t('careTeam.empty')} description={t('careTeam.emptyHint')} />
+          ) : null}
+          {team.isSuccess && team.data.length > 0 ? (
+            <TeamTable patientId={patientId} team={team.data} />
+          ) : null}
+        </Stack>
+        <AssignDialog
+          patientId={patientId}
+          team={team.data ?? []}
+          opened={isAssigning}
+          onClose={() => {
+            setIsAssigning(false);
+          }}
+        />
+      </Paper>
+      <PatientCareRequests patientId={patientId} />
+    </Stack>
   );
 }

@@ -17,6 +17,7 @@ import { PagedTableFrame, usePagedList } from '../shell/paged-list';
 import { usePermissions } from '../shell/permissions';
 import { usePageTitle } from '../shell/use-page-title';
 import { DecisionDialog, type Decision } from './decision-dialog';
+import { DeactivatedDoctorsTable } from './deactivated-doctors-table';
 import { DoctorRequestsTable } from './doctor-requests-table';
 import { decideRequest, refreshDoctors, requestListQuery, type RequestFilter } from './doctors-api';
 
@@ -245,7 +246,9 @@ function RequestBox({ box }: { box: RequestFilter['box'] }) {
   );
 }
 
-const TABS = ['received', 'sent', 'doctors'] as const;
+const TABS = ['received', 'sent', 'doctors', 'deactivated'] as const;
+/** Tabs of admins who manage doctors. */
+const ADMIN_TABS: readonly Tab[] = ['doctors', 'deactivated'];
 type Tab = (typeof TABS)[number];
 
 /** Patient requests (tabs sent and received, spec §2) and, for admins, doctor requests. */
@@ -253,7 +256,7 @@ export function RequestsPage() {
   const { t } = useTranslation('doctors');
   usePageTitle(t('requests.title'));
   const { can } = usePermissions();
-  const tabs = TABS.filter((tab) => tab !== 'doctors' || can('staff.update'));
+  const tabs = TABS.filter((tab) => !ADMIN_TABS.includes(tab) || can('staff.update'));
   const [searchParams, setSearchParams] = useSearchParams();
   const tab: Tab = tabs.find((candidate) => candidate === searchParams.get('tab')) ?? 'received';
   return (
@@ -290,6 +293,11 @@ export function RequestsPage() {
         {tabs.includes('doctors') ? (
           <Tabs.Panel value="doctors" pt="lg">
             <DoctorRequestsTable />
+          </Tabs.Panel>
+        ) : null}
+        {tabs.includes('deactivated') ? (
+          <Tabs.Panel value="deactivated" pt="lg">
+            <DeactivatedDoctorsTable />
           </Tabs.Panel>
         ) : null}
       </Tabs>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format';
+import { OwnLicenseNotice } from '../doctors/own-license-notice';
 import { PatientDashboard } from '../patients/patient-dashboard';
 import { ScopeControl } from '../patients/patient-triage';
 import { PatientWorklist } from '../patients/patient-worklist';
@@ -39,6 +40,7 @@ export function AreaHomePage() {
             : t('home.summaryPlatform', { role: roleLabel })}
         </Text>
       </Paper>
+      {session.user.role === 'DOCTOR' ? <OwnLicenseNotice /> : null}
       <SimpleGrid cols={3} spacing="md">
         <InfoTile label={t('home.role')} value={roleLabel} testId="home-role" />
         <InfoTile

@@ -104,7 +104,11 @@ export async function findCenter(tx: TenantTransaction, id: string) {
 const deactivatedAtSql = sql<Date | null>`${users}.deactivated_at`.mapWith((value: string | Date | null) =>
   value === null ? null : new Date(value),
 );
-const isDeactivatedDoctor = and(eq(users.role, 'DOCTOR'), isNull(users.deletedAt), eq(users.status, 'DISABLED'));
+const isDeactivatedDoctor = and(
+  eq(users.role, 'DOCTOR'),
+  isNull(users.deletedAt),
+  eq(users.status, 'DISABLED'),
+);
 
 function selectDeactivated(tx: TenantTransaction) {
   return tx
@@ -115,7 +119,9 @@ function selectDeactivated(tx: TenantTransaction) {
       and(eq(healthCenters.tenantId, users.tenantId), eq(healthCenters.id, users.healthCenterId)),
     );
 }
-export type DeactivatedDoctorRow = Awaited<ReturnType<ReturnType<typeof selectDeactivated>['execute']>>[number];
+export type DeactivatedDoctorRow = Awaited<
+  ReturnType<ReturnType<typeof selectDeactivated>['execute']>
+>[number];
 
 /** Deactivated doctors the transaction may see, the most recently deactivated first. */
 export async function listDeactivatedDoctors(

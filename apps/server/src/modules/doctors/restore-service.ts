@@ -17,7 +17,9 @@ function toDeactivatedDoctor(row: store.DeactivatedDoctorRow, now: Date): Deacti
     email: user.email,
     phone: user.phone,
     center:
-      user.healthCenterId !== null && centerName !== null ? { id: user.healthCenterId, name: centerName } : null,
+      user.healthCenterId !== null && centerName !== null
+        ? { id: user.healthCenterId, name: centerName }
+        : null,
     deactivatedAt: deactivatedAt.toISOString(),
     disabledUntil: user.disabledUntil?.toISOString() ?? null,
     restoreUntil: restoreDeadlineOf(deactivatedAt).toISOString(),

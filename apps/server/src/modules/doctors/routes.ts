@@ -251,7 +251,11 @@ export const doctorAccountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'session' },
       onRequest: requireDoctor,
-      schema: { tags, summary: 'The image of a license of the calling doctor (image bytes)', params: ownLicenseParams },
+      schema: {
+        tags,
+        summary: 'The image of a license of the calling doctor (image bytes)',
+        params: ownLicenseParams,
+      },
     },
     async (request, reply) => {
       const environment = environmentOf(request);
@@ -269,7 +273,8 @@ export const doctorAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireDoctor,
       schema: {
         tags,
-        summary: 'Remove a medical license of the calling doctor and its image (doctor.licenseNotFound for another’s)',
+        summary:
+          'Remove a medical license of the calling doctor and its image (doctor.licenseNotFound for another’s)',
         params: ownLicenseParams,
         response: profileResponse,
       },

@@ -70,7 +70,11 @@ describe('a doctor’s own licenses', () => {
   };
 
   it('adds, shows and removes the calling doctor’s license, with the admin’s file rules', async () => {
-    const added = await upload(tokens.doctorA2, { name: 'Practising certificate', expiresOn: '2099-12-31' }, PNG);
+    const added = await upload(
+      tokens.doctorA2,
+      { name: 'Practising certificate', expiresOn: '2099-12-31' },
+      PNG,
+    );
     expect(added.statusCode, added.body).toBe(200);
     const profile = dataOf<DoctorProfile>(added);
     expect(profile.id).toBe(org.doctorA2.id);
@@ -110,7 +114,9 @@ describe('a doctor’s own licenses', () => {
       Buffer.concat([PNG, Buffer.alloc(1024 * 1024 + 10)]),
     );
     expect(codeOf(tooLarge)).toBe('file.tooLarge');
-    expect(codeOf(await upload(tokens.doctorA2, { name: 'None', expiresOn: '2099-01-01' }))).toBe('file.missing');
+    expect(codeOf(await upload(tokens.doctorA2, { name: 'None', expiresOn: '2099-01-01' }))).toBe(
+      'file.missing',
+    );
     expect(codeOf(await upload(tokens.doctorA2, { name: 'Date', expiresOn: '31/12/2099' }, PNG))).toBe(
       'common.invalidParameter',
     );
@@ -157,9 +163,9 @@ describe('a patient’s care requests', () => {
     expect(audit?.details.patientIds).toEqual([org.patientA2.id]);
 
     // Another center's admin does not see the patient.
-    expect(codeOf(await call(app, tokens.adminB, 'GET', `/account/patients/${org.patientA2.id}/requests`))).toBe(
-      'patient.notFound',
-    );
+    expect(
+      codeOf(await call(app, tokens.adminB, 'GET', `/account/patients/${org.patientA2.id}/requests`)),
+    ).toBe('patient.notFound');
 
     const canceled = await call(app, tokens.adminA, 'PUT', `/account/requests/${request.id}/cancel`);
     expect(dataOf<CareRequest>(canceled).status).toBe('CANCELED');
@@ -205,10 +211,17 @@ describe('restoring a deactivated doctor', () => {
     expect(item?.daysLeft).toBeGreaterThanOrEqual(19);
     expect(item?.daysLeft).toBeLessThanOrEqual(20);
     // Another center's admin does not see the doctor.
-    const otherCenter = await call(app, tokens.adminB, 'GET', '/account/admin/deactivated-doctors?search=Recent');
+    const otherCenter = await call(
+      app,
+      tokens.adminB,
+      'GET',
+      '/account/admin/deactivated-doctors?search=Recent',
+    );
     expect(dataOf<Page<DeactivatedDoctor>>(otherCenter).total).toBe(0);
     expect(
-      codeOf(await call(app, tokens.adminB, 'PUT', `/account/admin/deactivated-doctors/${doctor.id}/restore`)),
+      codeOf(
+        await call(app, tokens.adminB, 'PUT', `/account/admin/deactivated-doctors/${doctor.id}/restore`),
+      ),
     ).toBe('doctor.notFound');
     // Doctors may not restore anyone.
     expect(
@@ -217,11 +230,21 @@ describe('restoring a deactivated doctor', () => {
     ).toBe(403);
     expect((await statusOf(doctor.id))?.status).toBe('DISABLED');
 
-    const restored = await call(app, tokens.adminA, 'PUT', `/account/admin/deactivated-doctors/${doctor.id}/restore`);
+    const restored = await call(
+      app,
+      tokens.adminA,
+      'PUT',
+      `/account/admin/deactivated-doctors/${doctor.id}/restore`,
+    );
     expect(restored.statusCode, restored.body).toBe(200);
     expect(await statusOf(doctor.id)).toMatchObject({ status: 'ACTIVE', deactivated_at: null });
     expect(await auditCount(testDb.ownerUrl, 'STAFF_ENABLED', doctor.id)).toBe(1);
-    const again = await call(app, tokens.adminA, 'PUT', `/account/admin/deactivated-doctors/${doctor.id}/restore`);
+    const again = await call(
+      app,
+      tokens.adminA,
+      'PUT',
+      `/account/admin/deactivated-doctors/${doctor.id}/restore`,
+    );
     expect(again.statusCode).toBe(409);
     expect(codeOf(again)).toBe('doctor.notDeactivated');
   });
@@ -238,7 +261,12 @@ describe('restoring a deactivated doctor', () => {
     const item = dataOf<Page<DeactivatedDoctor>>(list).items[0];
     expect(item).toMatchObject({ id: doctor.id, restorable: false });
     expect(item?.daysLeft).toBeLessThan(0);
-    const refused = await call(app, tokens.adminA, 'PUT', `/account/admin/deactivated-doctors/${doctor.id}/restore`);
+    const refused = await call(
+      app,
+      tokens.adminA,
+      'PUT',
+      `/account/admin/deactivated-doctors/${doctor.id}/restore`,
+    );
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({
       code: 'doctor.restorePeriodOver',
@@ -260,7 +288,10 @@ describe('restoring a deactivated doctor', () => {
       password: TEST_PASSWORD,
     });
     expect(asked.statusCode, asked.body).toBe(200);
-    expect((await call(app, tokens.adminA, 'PUT', `/account/admin/doctor-requests/${doctor.id}/approve`, {})).statusCode).toBe(200);
+    expect(
+      (await call(app, tokens.adminA, 'PUT', `/account/admin/doctor-requests/${doctor.id}/approve`, {}))
+        .statusCode,
+    ).toBe(200);
     const item = dataOf<Page<DeactivatedDoctor>>(
       await call(app, tokens.adminA, 'GET', '/account/admin/deactivated-doctors?search=Asked'),
     ).items[0];
