@@ -23,7 +23,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { errorMessageFor } from '../../api/error-reaction';
-import { fieldOfError, isFormLevelError } from '../../lib/form-errors';
+import { fieldOfError, isFormLevelError, messageForIssue } from '../../lib/form-errors';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { useFormState } from '../../lib/use-form-state';
 import { useOrgReach } from '../levels/use-org-reach';
@@ -82,6 +82,11 @@ export function PatientForm({ patient }: { patient: PatientDetail | null }) {
     },
   });
 
+  const isUnderage = (issue: Parameters<typeof messageForIssue>[0]) => {
+    const message = messageForIssue(issue);
+    return 'key' in message && message.key === 'form.underage';
+  };
+
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     const payload = patientPayload(values);
@@ -94,6 +99,9 @@ export function PatientForm({ patient }: { patient: PatientDetail | null }) {
         const path = issue.path.map(String).join('.');
         if (issue.message === IDENTIFIER_REQUIRED_MESSAGE)
           form.setMessage('phone', { key: 'patients:form.identifierHint' });
+        // Staff enter the patient's birthday: the age rule speaks of the patient, not of "you".
+        else if (path === 'birthday' && isUnderage(issue))
+          form.setMessage('birthday', { key: 'patients:import.reasons.underage' });
         else if (RENAME[path] !== undefined) form.setMessage(RENAME[path], { key: 'form.invalid' });
       }
     }
