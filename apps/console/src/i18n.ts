@@ -133,8 +133,8 @@ export function currentLanguage(): SupportedLanguage {
  * Switches the language. i18next fetches the new language's catalogues for every namespace loaded
  * so far before it announces the change, so the screen re-renders once, already translated.
  */
-export function changeLanguage(language: SupportedLanguage): Promise<unknown> {
-  return i18n.changeLanguage(language);
+export function changeLanguage(language: SupportedLanguage): void {
+  void i18n.changeLanguage(language);
 }
 
 /**
