@@ -79,6 +79,9 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
   '/collector': [vitalsCollectorRoutes],
 };
 
+/** Where the server serves the patient app (apps/patient, built with this base). */
+export const PATIENT_APP_PREFIX = '/app/';
+
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 
 export interface BuildOptions {
@@ -175,6 +178,28 @@ export async function buildApp({ config, database, clock = systemClock, logger }
     app.log.warn(`console not built (${consoleDir}); run "npm run build" to serve it`);
   }
 
+  // The patient app (apps/patient), an installable web app under /app/: the same headers, and its
+  // index.html with a fresh CSP nonce like the console's.
+  const patientDir = path.resolve(consoleDir, '../../patient/dist');
+  const hasPatientApp = existsSync(path.join(patientDir, 'index.html'));
+  if (hasPatientApp) {
+    await app.register(fastifyStatic, {
+      root: patientDir,
+      prefix: PATIENT_APP_PREFIX,
+      decorateReply: false,
+      index: false,
+      allowedPath: (pathName: string) =>
+        pathName !== '/index.html' && !pathName.endsWith('/') && !pathName.startsWith('/.vite/'),
+      setHeaders: (reply: FastifyReply, filePath: string) => {
+        reply.header(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+    app.get('/app', { config: { access: 'public' } }, (_request, reply) => reply.redirect(PATIENT_APP_PREFIX));
+  }
+
   app.setNotFoundHandler(async (request, reply) => {
     // A built file that is not there (a tab still running the previous release asks for a chunk
     // the deploy replaced) is a 404, so the console's error page offers a reload; an HTML page
@@ -184,6 +209,12 @@ export async function buildApp({ config, database, clock = systemClock, logger }
       !isApiPath(request.url) &&
       !request.url.startsWith('/docs') &&
       !/^\/assets\/[^?#]/.test(request.url);
+    if (hasPatientApp && isPageRequest && request.url.startsWith(PATIENT_APP_PREFIX)) {
+      // The app's own routes (login, home…): the app decides what to show. Its built files that
+      // are not there are 404s, like the console's.
+      if (/^\/app\/assets\/[^?#]/.test(request.url)) return sendError(request, reply, 'common.routeNotFound');
+      return sendConsoleIndex(patientDir, reply);
+    }
     if (hasConsole && isPageRequest) {
       // Client-side routes: the console decides what to show, including its own 404 page.
       return sendConsoleIndex(consoleDir, reply);

@@ -76,7 +76,7 @@ async function run(command: string, config: Config) {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  console.log(`\nConsole:  http://localhost:${port}/\nAPI docs: http://localhost:${port}/docs\nDatabase: ${prepared.description}\n`);
+  console.log(`\nConsole:  http://localhost:${port}/\nApp:      http://localhost:${port}/app/\nAPI docs: http://localhost:${port}/docs\nDatabase: ${prepared.description}\n`);
   // Simulated watches for the demo tenant, through the HTTP collector like real devices.
   // With them a simulated duty operator works the demo's SOS cases (SIMULATOR_OPERATOR=off: nobody does).
   if (config.simulator && config.seedDemo) startDemoFleet(port, log, { operator: config.simulatorOperator });

@@ -20,6 +20,8 @@ import enHealth from '../locales/en/health.json' with { type: 'json' };
 import viHealth from '../locales/vi/health.json' with { type: 'json' };
 import enRealtime from '../locales/en/realtime.json' with { type: 'json' };
 import viRealtime from '../locales/vi/realtime.json' with { type: 'json' };
+import enPatient from '../locales/en/patient.json' with { type: 'json' };
+import viPatient from '../locales/vi/patient.json' with { type: 'json' };
 
 import type { SupportedLanguage } from './languages.js';
 
@@ -34,11 +36,11 @@ export * from './languages.js';
  * dashboard), `doctors` (doctors, care teams, requests), `devices` (devices and their histories)
  * and `imports` (bulk imports and exports) the patients-and-devices screens; `health` the patient's
  * health tabs (charts, ECG, sleep, thresholds); `realtime` the live layer (connection state, SOS popup); `monitoring` the SOS call list, patient in
- * SOS, tickets and SMS and call management.
+ * SOS, tickets and SMS and call management; `patient` the patient app (apps/patient).
  */
 export const resources = {
-  en: { common: enCommon, errors: enErrors, tenants: enTenants, org: enOrg, patients: enPatients, doctors: enDoctors, devices: enDevices, imports: enImports, health: enHealth, realtime: enRealtime, monitoring: enMonitoring },
-  vi: { common: viCommon, errors: viErrors, tenants: viTenants, org: viOrg, patients: viPatients, doctors: viDoctors, devices: viDevices, imports: viImports, health: viHealth, realtime: viRealtime, monitoring: viMonitoring },
+  en: { common: enCommon, errors: enErrors, tenants: enTenants, org: enOrg, patients: enPatients, doctors: enDoctors, devices: enDevices, imports: enImports, health: enHealth, realtime: enRealtime, monitoring: enMonitoring, patient: enPatient },
+  vi: { common: viCommon, errors: viErrors, tenants: viTenants, org: viOrg, patients: viPatients, doctors: viDoctors, devices: viDevices, imports: viImports, health: viHealth, realtime: viRealtime, monitoring: viMonitoring, patient: viPatient },
 } as const;
 
 type Catalogue = Record<string, unknown>;

@@ -6,6 +6,19 @@ export const SUPPORTED_LANGUAGES = ['en', 'vi'] as const;
 export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: SupportedLanguage = 'en';
 
+/**
+ * The patient app's languages: the console's two plus Canadian English, whose catalogues hold
+ * only the strings that differ and fall back to en for the rest (and which the server is sent as
+ * en, spec §5).
+ */
+export const APP_LANGUAGES = ['en', 'vi', 'en-CA'] as const;
+export type AppLanguage = (typeof APP_LANGUAGES)[number];
+
+/** The supported language an app language's catalogues fall back to (and that the server is sent). */
+export function baseLanguageOf(language: AppLanguage): SupportedLanguage {
+  return language === 'en-CA' ? 'en' : language;
+}
+
 /** One namespace per catalogue file (locales/<language>/<namespace>.json); index.ts says what each holds. */
 export const NAMESPACES = [
   'common',
@@ -19,6 +32,7 @@ export const NAMESPACES = [
   'health',
   'realtime',
   'monitoring',
+  'patient',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

@@ -40,6 +40,7 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     health: () => import('../locales/en/health.json', { with: { type: 'json' } }),
     realtime: () => import('../locales/en/realtime.json', { with: { type: 'json' } }),
     monitoring: () => import('../locales/en/monitoring.json', { with: { type: 'json' } }),
+    patient: () => import('../locales/en/patient.json', { with: { type: 'json' } }),
   },
   vi: {
     common: () => import('../locales/vi/common.json', { with: { type: 'json' } }),
@@ -53,8 +54,23 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     health: () => import('../locales/vi/health.json', { with: { type: 'json' } }),
     realtime: () => import('../locales/vi/realtime.json', { with: { type: 'json' } }),
     monitoring: () => import('../locales/vi/monitoring.json', { with: { type: 'json' } }),
+    patient: () => import('../locales/vi/patient.json', { with: { type: 'json' } }),
   },
 };
+
+/**
+ * Canadian English's own strings, per namespace (only where they differ from en; everything else
+ * falls back to en). A namespace not listed has none.
+ */
+const EN_CA_LOADERS: Partial<Record<Namespace, () => Promise<{ default: Catalogue }>>> = {
+  patient: () => import('../locales/en-CA/patient.json', { with: { type: 'json' } }),
+};
+
+/** Canadian English's strings of a namespace, to lay over en's (empty when it has none). */
+export async function loadEnCaOverrides(namespace: Namespace): Promise<Catalogue> {
+  const loader = EN_CA_LOADERS[namespace];
+  return loader === undefined ? {} : (await loader()).default;
+}
 
 /** One catalogue (a language's namespace), fetched on first use. */
 export async function loadCatalogue(language: SupportedLanguage, namespace: Namespace): Promise<Catalogue> {
