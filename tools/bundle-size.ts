@@ -263,6 +263,25 @@ export function overBudget(
   return failures;
 }
 
+/** The patient app's build (apps/patient/dist, `build.manifest: true` too). */
+export const PATIENT_DIST = path.resolve(import.meta.dirname, '../apps/patient/dist');
+
+/** Catalogues the patient app fetches before its first screen (apps/patient/src/i18n.ts). */
+export const PATIENT_STARTUP_NAMESPACES = ['patient', 'errors'] as const satisfies readonly Namespace[];
+
+/** The patient app's first screen (login or home, both in its entry): at most 200 KB of gzipped JavaScript. */
+export const PATIENT_BUDGETS = { firstScreenJsKb: 200 } as const;
+
+/** The patient app's first screen: its entry with what it imports and its startup catalogues. */
+export function weighPatientFirstScreen(manifest: Manifest, sizeOf: (file: string) => number): ScreenWeight {
+  const modules = [ENTRY];
+  const catalogues = [...PATIENT_STARTUP_NAMESPACES];
+  const files = [
+    ...new Set([...firstLoadFiles(manifest, modules), ...catalogueFiles(manifest, catalogues, sizeOf)]),
+  ].sort();
+  return { screen: '/app/', modules, catalogues, files, ...weighFiles(files, sizeOf) };
+}
+
 export function kb(bytes: number): string {
   return (bytes / 1000).toFixed(1);
 }
@@ -285,6 +304,13 @@ function main(): void {
   const screens = weighScreens(manifest, createGzipSizer(), { unsplit });
   console.log(formatTable(screens));
   const failures = overBudget(screens);
+  const patientManifest = readManifest(PATIENT_DIST);
+  if (patientManifest) {
+    const app = weighPatientFirstScreen(patientManifest, createGzipSizer(PATIENT_DIST));
+    console.log(`patient app ${app.screen}: JS ${kb(app.js)} KB, CSS ${kb(app.css)} KB gzipped`);
+    if (app.js > PATIENT_BUDGETS.firstScreenJsKb * 1000)
+      failures.push(`the patient app's first screen needs ${kb(app.js)} KB of gzipped JavaScript (budget ${PATIENT_BUDGETS.firstScreenJsKb} KB)`);
+  }
   for (const failure of overBudget(screens, TARGETS, 'target')) console.log(`above target: ${failure}`);
   for (const failure of failures) console.error(`over budget: ${failure}`);
   process.exit(failures.length > 0 ? 1 : 0);
