@@ -45,6 +45,10 @@ function DesktopOnlyNotice({ onContinue }: { onContinue: () => void }) {
         <Text c="dimmed" fz="sm">
           {t('desktopOnly.hint')}
         </Text>
+        {/* The patient app is served by the same server (apps/patient); a full page load, not a console route. */}
+        <Anchor href="/app/" fz="sm">
+          {t('desktopOnly.openApp')}
+        </Anchor>
         <LanguageSwitch size="sm" />
         <Anchor component="button" type="button" fz="sm" onClick={onContinue}>
           {t('desktopOnly.continue')}
