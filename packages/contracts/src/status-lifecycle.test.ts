@@ -4,6 +4,8 @@ import {
   decideLifecycle,
   decideOnClose,
   EMPTY_EVIDENCE,
+  evidenceFromRecord,
+  evidenceToRecord,
   readingReason,
   reviewLifecycle,
   settledLevel,
@@ -96,7 +98,69 @@ describe('evidence and the settled level', () => {
     expect(evidence).toEqual({
       lastAtOrAbove: { AT_RISK: at(5), HIGH_RISK: at(0), SOS: null },
       lastJudgedAt: at(6),
+      byMeasure: {},
     });
+  });
+  it('remembers per measure its latest reading at or above each level and below it', () => {
+    const evidence = withItems(EMPTY_EVIDENCE, [
+      { level: 'HIGH_RISK', atMs: at(0), measure: 'SPO2' },
+      { level: 'AT_RISK', atMs: at(5), measure: 'SPO2' },
+      { level: 'NORMAL', atMs: at(6), measure: 'HEART_RATE' },
+    ]);
+    expect(evidence.byMeasure).toEqual({
+      SPO2: {
+        lastAtOrAbove: { AT_RISK: at(5), HIGH_RISK: at(0), SOS: null },
+        lastBelow: { AT_RISK: null, HIGH_RISK: at(5), SOS: at(5) },
+      },
+      HEART_RATE: {
+        lastAtOrAbove: { AT_RISK: null, HIGH_RISK: null, SOS: null },
+        lastBelow: { AT_RISK: at(6), HIGH_RISK: at(6), SOS: at(6) },
+      },
+    });
+    expect(evidenceFromRecord(evidenceToRecord(evidence))).toEqual(evidence);
+  });
+  it('reads evidence stored before measures were kept (level keys and "judged" only)', () => {
+    expect(evidenceFromRecord({ AT_RISK: at(0), judged: at(2) })).toEqual({
+      lastAtOrAbove: { AT_RISK: at(0), HIGH_RISK: null, SOS: null },
+      lastJudgedAt: at(2),
+      byMeasure: {},
+    });
+  });
+  it("another measure's normal reading does not bring down a level the crossing measure reached", () => {
+    const evidence = withItems(EMPTY_EVIDENCE, [
+      { level: 'AT_RISK', atMs: at(0), measure: 'SYSTOLIC' },
+      { level: 'NORMAL', atMs: at(1), measure: 'HEART_RATE' },
+      { level: 'NORMAL', atMs: at(45), measure: 'HEART_RATE' },
+    ]);
+    expect(settledLevel(evidence, at(60), WINDOW)).toBe('AT_RISK');
+    const remeasured = withItems(evidence, [{ level: 'NORMAL', atMs: at(50), measure: 'SYSTOLIC' }]);
+    expect(settledLevel(remeasured, at(60), WINDOW)).toBe('NORMAL');
+  });
+  it('one normal reading of the crossing measure then silence proves nothing; readings through the window do', () => {
+    const evidence = withItems(EMPTY_EVIDENCE, [
+      { level: 'AT_RISK', atMs: at(0), measure: 'SPO2' },
+      { level: 'NORMAL', atMs: at(2), measure: 'SPO2' },
+    ]);
+    expect(settledLevel(evidence, at(600), WINDOW)).toBe('AT_RISK');
+    const through = withItems(evidence, [{ level: 'NORMAL', atMs: at(30), measure: 'SPO2' }]);
+    expect(settledLevel(through, at(30), WINDOW)).toBe('NORMAL');
+  });
+  it('old readings that cross then normalize a minute later raise the status and do not settle it at once', () => {
+    // A batch posted now with a systolic of 136 measured 40 minutes ago and a normal one 39 minutes ago.
+    const items = [
+      { level: 'AT_RISK' as const, atMs: at(-40), measure: 'SYSTOLIC' },
+      { level: 'NORMAL' as const, atMs: at(-39), measure: 'SYSTOLIC' },
+    ];
+    const decision = decideLifecycle(state(), items, trigger, at(0), WINDOW);
+    expect(decision.change).toMatchObject({ from: 'NORMAL', to: 'AT_RISK' });
+    const next = decideLifecycle(
+      state({ status: 'AT_RISK', evidence: decision.evidence }),
+      [],
+      trigger,
+      at(1),
+      WINDOW,
+    );
+    expect(next.change).toBeNull();
   });
   it('comes down only to a level every later reading stayed within for the whole window', () => {
     const evidence = withItems(EMPTY_EVIDENCE, [

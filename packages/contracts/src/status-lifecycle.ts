@@ -84,45 +84,90 @@ export const readingReason = (measure: string, value: number): StatusReason => (
 
 // Evidence ------------------------------------------------------------------------------------
 
-/** A judged current reading (or a fall / SOS press / hotline call) at its level. */
+/**
+ * A judged current reading at its level, with its measure; a fall / SOS press / hotline call (or
+ * a manual raise) has no measure.
+ */
 export interface JudgedItem {
   level: VitalStatus;
   atMs: number;
+  measure?: string;
+}
+
+/** One measure's evidence: per alert level, its latest reading at or above it and below it. */
+export interface MeasureEvidence {
+  lastAtOrAbove: Record<AlertLevel, number | null>;
+  lastBelow: Record<AlertLevel, number | null>;
 }
 
 /**
  * What the lifecycle remembers of past readings: for each alert level, when the latest reading
- * at or above it was measured, and when the latest judged reading of any level was measured.
+ * (or event) at or above it was measured, when the latest judged reading of any level was
+ * measured, and the same per measure, with the latest reading of the measure below each level.
  */
 export interface LevelEvidence {
   lastAtOrAbove: Record<AlertLevel, number | null>;
   lastJudgedAt: number | null;
+  byMeasure: Readonly<Record<string, MeasureEvidence>>;
 }
 
 export const EMPTY_EVIDENCE: LevelEvidence = {
   lastAtOrAbove: { AT_RISK: null, HIGH_RISK: null, SOS: null },
   lastJudgedAt: null,
+  byMeasure: {},
 };
+
+const NO_LEVELS: Record<AlertLevel, number | null> = { AT_RISK: null, HIGH_RISK: null, SOS: null };
 
 const later = (a: number | null, b: number) => (a === null || b > a ? b : a);
 
 /** The evidence after these items. */
 export function withItems(evidence: LevelEvidence, items: readonly JudgedItem[]): LevelEvidence {
   const lastAtOrAbove = { ...evidence.lastAtOrAbove };
+  const byMeasure: Record<string, MeasureEvidence> = { ...evidence.byMeasure };
   let lastJudgedAt = evidence.lastJudgedAt;
   for (const item of items) {
     lastJudgedAt = later(lastJudgedAt, item.atMs);
+    const measure =
+      item.measure === undefined
+        ? undefined
+        : {
+            lastAtOrAbove: { ...(byMeasure[item.measure]?.lastAtOrAbove ?? NO_LEVELS) },
+            lastBelow: { ...(byMeasure[item.measure]?.lastBelow ?? NO_LEVELS) },
+          };
     for (const level of ALERT_LEVELS) {
-      if (rank(item.level) >= rank(level)) lastAtOrAbove[level] = later(lastAtOrAbove[level], item.atMs);
+      if (rank(item.level) >= rank(level)) {
+        lastAtOrAbove[level] = later(lastAtOrAbove[level], item.atMs);
+        if (measure) measure.lastAtOrAbove[level] = later(measure.lastAtOrAbove[level], item.atMs);
+      } else if (measure) {
+        measure.lastBelow[level] = later(measure.lastBelow[level], item.atMs);
+      }
     }
+    if (item.measure !== undefined && measure) byMeasure[item.measure] = measure;
   }
-  return { lastAtOrAbove, lastJudgedAt };
+  return { lastAtOrAbove, lastJudgedAt, byMeasure };
+}
+
+/**
+ * Whether every measure that reached `higher` has since been measured below it, by a reading at
+ * least `windowMs` after its last one at or above: the values that crossed have themselves stayed
+ * within the lower level's thresholds for the window. Another measure's normal reading says
+ * nothing about them, and neither does a single normal reading followed by silence.
+ */
+function measuresWithin(evidence: LevelEvidence, higher: AlertLevel, windowMs: number): boolean {
+  return Object.values(evidence.byMeasure).every((measure) => {
+    const above = measure.lastAtOrAbove[higher];
+    if (above === null) return true;
+    const below = measure.lastBelow[higher];
+    return below !== null && below - above >= windowMs;
+  });
 }
 
 /**
  * The lowest level the readings have stayed within for the window: every reading above it is at
- * least `windowMs` old, and a reading came after the last one above it (values did normalize; a
- * silent device proves nothing). NORMAL when nothing was ever above.
+ * least `windowMs` old, a reading came after the last one above it (values did normalize; a
+ * silent device proves nothing), and each measure that crossed was measured within the lower
+ * level for the window after its last crossing. NORMAL when nothing was ever above.
  */
 export function settledLevel(evidence: LevelEvidence, nowMs: number, windowMs: number): VitalStatus {
   let settled: VitalStatus = 'SOS';
@@ -131,11 +176,57 @@ export function settledLevel(evidence: LevelEvidence, nowMs: number, windowMs: n
     const lastAbove = evidence.lastAtOrAbove[higher];
     const isWithin =
       lastAbove === null ||
-      (lastAbove <= nowMs - windowMs && evidence.lastJudgedAt !== null && evidence.lastJudgedAt > lastAbove);
+      (lastAbove <= nowMs - windowMs &&
+        evidence.lastJudgedAt !== null &&
+        evidence.lastJudgedAt > lastAbove &&
+        measuresWithin(evidence, higher, windowMs));
     if (!isWithin) break;
     settled = candidate;
   }
   return settled;
+}
+
+const EVIDENCE_LEVEL_KEY = /^(above|below):(AT_RISK|HIGH_RISK|SOS):(.+)$/;
+
+/** The evidence as stored (patients.level_evidence: a flat object of epoch milliseconds). */
+export function evidenceToRecord(evidence: LevelEvidence): Record<string, number> {
+  const stored: Record<string, number> = {};
+  for (const level of ALERT_LEVELS) {
+    const at = evidence.lastAtOrAbove[level];
+    if (at !== null) stored[level] = at;
+  }
+  if (evidence.lastJudgedAt !== null) stored.judged = evidence.lastJudgedAt;
+  for (const [measure, entry] of Object.entries(evidence.byMeasure)) {
+    for (const level of ALERT_LEVELS) {
+      const above = entry.lastAtOrAbove[level];
+      const below = entry.lastBelow[level];
+      if (above !== null) stored[`above:${level}:${measure}`] = above;
+      if (below !== null) stored[`below:${level}:${measure}`] = below;
+    }
+  }
+  return stored;
+}
+
+/** The evidence from its stored form (older rows hold only the level keys and "judged"). */
+export function evidenceFromRecord(stored: Readonly<Record<string, number>>): LevelEvidence {
+  const byMeasure: Record<string, MeasureEvidence> = {};
+  for (const [key, at] of Object.entries(stored)) {
+    const match = EVIDENCE_LEVEL_KEY.exec(key);
+    if (match === null || typeof at !== 'number') continue;
+    const [, side, level, measure] = match as unknown as [string, 'above' | 'below', AlertLevel, string];
+    const entry = (byMeasure[measure] ??= { lastAtOrAbove: { ...NO_LEVELS }, lastBelow: { ...NO_LEVELS } });
+    if (side === 'above') entry.lastAtOrAbove[level] = at;
+    else entry.lastBelow[level] = at;
+  }
+  return {
+    lastAtOrAbove: {
+      AT_RISK: stored.AT_RISK ?? null,
+      HIGH_RISK: stored.HIGH_RISK ?? null,
+      SOS: stored.SOS ?? null,
+    },
+    lastJudgedAt: stored.judged ?? null,
+    byMeasure,
+  };
 }
 
 // The episode rule ----------------------------------------------------------------------------

@@ -1,4 +1,6 @@
 import {
+  evidenceFromRecord,
+  evidenceToRecord,
   planClose,
   planManualChange,
   planReadings,
@@ -91,14 +93,7 @@ interface LoadedLifecycle {
   windowMs: number;
 }
 
-const evidenceOf = (stored: Record<string, number>): LevelEvidence => ({
-  lastAtOrAbove: {
-    AT_RISK: stored.AT_RISK ?? null,
-    HIGH_RISK: stored.HIGH_RISK ?? null,
-    SOS: stored.SOS ?? null,
-  },
-  lastJudgedAt: stored.judged ?? null,
-});
+const evidenceOf = (stored: Record<string, number>): LevelEvidence => evidenceFromRecord(stored);
 
 /** The lifecycle state of a patient (optionally locking the row first), undefined when unseen. */
 async function loadLifecycle(
@@ -132,12 +127,7 @@ async function loadLifecycle(
   };
 }
 
-function storedEvidence(evidence: LevelEvidence): Record<string, number> {
-  const stored: Record<string, number> = {};
-  for (const [level, at] of Object.entries(evidence.lastAtOrAbove)) if (at !== null) stored[level] = at;
-  if (evidence.lastJudgedAt !== null) stored.judged = evidence.lastJudgedAt;
-  return stored;
-}
+const storedEvidence = (evidence: LevelEvidence): Record<string, number> => evidenceToRecord(evidence);
 
 /**
  * Writes a status change: the history row with its reason as text and as data, and the live

@@ -50,7 +50,7 @@ export function evaluateReadings(
     if (!isThresholdMetric(reading.measure)) continue;
     evaluatedCount += 1;
     const level = levelOf(reading.measure, reading.value, thresholds);
-    judged.push({ level, atMs: reading.measuredAt.getTime() });
+    judged.push({ level, atMs: reading.measuredAt.getTime(), measure: reading.measure });
     if (level === 'NORMAL') continue;
     if (isWorse(level, worst)) {
       worst = level;
