@@ -241,7 +241,7 @@ export async function applyStatusDecision(
     { ...loaded.state, status: patient.status },
     {
       items: [
-        ...context.evaluation.judged.map((item) => ({ level: cap(item.level), atMs: item.atMs })),
+        ...context.evaluation.judged.map((item) => ({ ...item, level: cap(item.level) })),
         ...context.direct.map((event) => ({
           level: cap('SOS'),
           atMs: Math.min(event.at.getTime(), now.getTime()),

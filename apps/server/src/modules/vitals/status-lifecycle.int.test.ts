@@ -208,7 +208,7 @@ describe('statuses come back down (issue 11 item 2)', () => {
     });
   });
 
-  it('no readings after the normal ones: the window job brings the status down at the window end', async () => {
+  it('one normal reading then silence: the window job keeps the status; the measure normal again after the window brings it down', async () => {
     const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
     await send(patient.id, 'HEART_RATE', 110);
     clock.advance(2 * MINUTE);
@@ -217,12 +217,30 @@ describe('statuses come back down (issue 11 item 2)', () => {
     const [job] = await waitingJobs(testDb.ownerUrl, org.tenant.id, `status-settle:${patient.id}`);
     expect(job?.task).toBe('vitals.statusSettle');
 
-    clock.advance(20 * MINUTE);
+    // A normal reading of another measure says nothing about the heart rate.
+    clock.advance(29 * MINUTE);
+    await send(patient.id, 'SPO2', 98);
     await runDueJobsOf(app, testDb);
     expect((await patientRow(testDb.ownerUrl, patient.id)).status).toBe('AT_RISK');
-    clock.advance(9 * MINUTE);
-    await runDueJobsOf(app, testDb);
+
+    clock.advance(MINUTE);
+    await send(patient.id, 'HEART_RATE', 78);
     expect((await patientRow(testDb.ownerUrl, patient.id)).status).toBe('NORMAL');
     expect((await history(patient.id)).at(-1)).toMatchObject({ to_status: 'NORMAL', reason_code: 'SETTLED' });
+  });
+
+  it('a late batch that crosses and normalizes a minute later raises the status and does not settle it at once', async () => {
+    const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
+    clock.advance(45 * MINUTE);
+    const at = (minutesAgo: number) => new Date(now().getTime() - minutesAgo * MINUTE);
+    await postBatch(
+      app,
+      await asDoctor(),
+      batchOf(patient.id, [reading('SYSTOLIC', 136, at(40)), reading('SYSTOLIC', 118, at(39))]),
+    );
+    expect((await patientRow(testDb.ownerUrl, patient.id)).status).toBe('AT_RISK');
+    await runDueJobsOf(app, testDb);
+    expect((await patientRow(testDb.ownerUrl, patient.id)).status).toBe('AT_RISK');
+    expect((await history(patient.id)).map((row) => row.to_status)).toEqual(['AT_RISK']);
   });
 });
