@@ -80,12 +80,11 @@ function JobResult({ job }: { job: ImportJob }) {
       )}
       {result.lines.map((line) => (
         <Text fz="sm" key={line.key}>
-          {t(
-            line.key,
-            Object.fromEntries(
+          {t(line.key, {
+            replace: Object.fromEntries(
               Object.entries(line.values).map(([name, value]) => [name, formatNumber(value)]),
             ),
-          )}
+          })}
         </Text>
       ))}
     </Alert>
