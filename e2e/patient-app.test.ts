@@ -64,6 +64,17 @@ describe('patient app', () => {
     await page.waitForURL(/\/app\/?$/);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toMatch(/^Hello, /);
     expect(await page.getByRole('button', { name: 'Refresh' }).isVisible()).toBe(true);
+    // The patient's own status and latest values, read without knowing its patient id.
+    await expect
+      .poll(() => page.getByText(/^Status: (Normal|At risk|High risk|SOS)$/).isVisible())
+      .toBe(true);
+    const shown = await page.locator('.readings li').count();
+    if (shown === 0)
+      expect(await page.getByText('No readings yet.', { exact: false }).isVisible()).toBe(true);
+    else
+      expect(await page.locator('.readings li').first().locator('.reading-age').textContent()).toMatch(
+        /ago|just now/,
+      );
     // Nothing wider than the phone.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'patient-app-home');
@@ -91,7 +102,11 @@ describe('patient app', () => {
   it('serves a valid manifest and opens the shell offline once its service worker runs', async () => {
     const response = await fetch(`${server.baseUrl}/app/manifest.webmanifest`);
     expect(response.status).toBe(200);
-    const manifest = (await response.json()) as { name: string; start_url: string; icons: { src: string; sizes: string; type: string }[] };
+    const manifest = (await response.json()) as {
+      name: string;
+      start_url: string;
+      icons: { src: string; sizes: string; type: string }[];
+    };
     expect(manifest.name).toBe('RPM Patient');
     expect(manifest.start_url).toBe('/app/');
     expect(manifest.icons.map((icon) => icon.sizes).sort()).toEqual(['192x192', '512x512']);
@@ -109,11 +124,17 @@ describe('patient app', () => {
     await page.waitForURL('**/app/login');
     // The index carries the same security policy as the console's, with a fresh nonce.
     const index = await fetch(`${server.baseUrl}/app/`);
-    expect(index.headers.get('content-security-policy')).toMatch(/script-src 'self'; style-src 'self' 'nonce-/);
+    expect(index.headers.get('content-security-policy')).toMatch(
+      /script-src 'self'; style-src 'self' 'nonce-/,
+    );
     expect(await index.text()).not.toContain('__RPM_CSP_NONCE__');
 
     await expect
-      .poll(() => page.evaluate(async () => (await navigator.serviceWorker.getRegistration('/app/'))?.active?.state ?? 'none'))
+      .poll(() =>
+        page.evaluate(
+          async () => (await navigator.serviceWorker.getRegistration('/app/'))?.active?.state ?? 'none',
+        ),
+      )
       .toBe('activated');
     await page.context().setOffline(true);
     await page.reload();

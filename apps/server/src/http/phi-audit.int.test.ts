@@ -62,6 +62,7 @@ const CALLER_OF: Record<string, string> = {
   '/health/operator/device': 'operator@demo.example',
   '/health/doctor/device': 'doctor@demo.example',
   '/health/smadmin/mhsc/device': 'mhsc-admin@demo.example',
+  '/health/me/latest': 'patient@demo.example',
 };
 
 let testDb: TestDatabase;

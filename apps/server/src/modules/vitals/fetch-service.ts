@@ -34,7 +34,7 @@ const iso = (date: Date) => date.toISOString();
 /** Reads of one patient's health data: health.view, the patient visible, and an audit row (PHI read). */
 function readPatient<T>(
   environment: VitalsEnvironment,
-  patientId: string,
+  patientId: string | undefined,
   what: string,
   work: (tx: TenantTransaction, patient: VitalsPatient) => Promise<T>,
 ) {
@@ -163,7 +163,11 @@ export async function readSeries(
 }
 
 /** GET /health/patients/:patientId/latest: the status and the latest value of each measure. */
-export async function readLatest(environment: VitalsEnvironment, patientId: string): Promise<LatestReadings> {
+/** The latest values; `patientId` undefined: the calling patient's own (a patient session only). */
+export async function readLatest(
+  environment: VitalsEnvironment,
+  patientId: string | undefined,
+): Promise<LatestReadings> {
   const units = await tenantUnits(environment.database, environment.auth.tenantId);
   return readPatient(environment, patientId, 'latest', async (tx, patient) => {
     const values = await latestValues(tx, patient.tenantId, patient.id);

@@ -285,6 +285,15 @@ describe('POST /collector/readings', () => {
       { sport: 'RUN', steps: 4000 },
     ]);
 
+    // The app's home reads its own latest values without knowing its patient id; staff cannot.
+    const own = await call(app, token, 'GET', '/health/me/latest');
+    expect(own.statusCode, own.body).toBe(200);
+    expect(
+      own.json<{ data: { readings: { measure: string; value: number }[] } }>().data.readings,
+    ).toContainEqual(expect.objectContaining({ measure: 'SPO2', value: 97 }));
+    const doctor = await logInAs(app, org.tenant.code, org.doctorA);
+    expect((await call(app, doctor, 'GET', '/health/me/latest')).statusCode).toBe(403);
+
     // The patient reaches only their own record.
     expect(
       (await call(app, token, 'GET', `/health/patients/${org.patientB.id}/latest`)).json<{ code: string }>()

@@ -23,6 +23,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requireAuth } from '../../http/access.js';
+import { AppError } from '../../http/app-error.js';
 import { auditContextOf } from '../../http/audit-context.js';
 import { ok } from '../../http/envelope.js';
 import {
@@ -156,6 +157,23 @@ export const vitalsHealthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await readLatest(environmentOf(request), request.params.patientId)),
+  );
+
+  app.get(
+    '/me/latest',
+    {
+      config: { access: 'health.view' },
+      schema: {
+        tags,
+        summary:
+          'The calling patient’s own status and the latest value of every measure (patient sessions only; the patient app’s home). Audited',
+        response: { 200: successEnvelope(latestReadingsSchema) },
+      },
+    },
+    async (request) => {
+      if (requireAuth(request).role !== 'PATIENT') throw new AppError('auth.permissionDenied');
+      return ok(await readLatest(environmentOf(request), undefined));
+    },
   );
 
   app.get(
