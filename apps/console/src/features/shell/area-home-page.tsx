@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format';
 import { OwnLicenseNotice } from '../doctors/own-license-notice';
@@ -41,6 +41,14 @@ export function AreaHomePage() {
         </Text>
       </Paper>
       {session.user.role === 'DOCTOR' ? <OwnLicenseNotice /> : null}
+      {session.user.role === 'PATIENT' ? (
+        <Paper withBorder radius="md" p="lg" data-testid="patient-app-link">
+          <Text fz="md">{t('home.patientApp')}</Text>
+          <Anchor href="/app/" fw={600} mt="xs" display="inline-block">
+            {t('home.openPatientApp')}
+          </Anchor>
+        </Paper>
+      ) : null}
       <SimpleGrid cols={3} spacing="md">
         <InfoTile label={t('home.role')} value={roleLabel} testId="home-role" />
         <InfoTile
