@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { pickLanguage } from '@rpm/i18n';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -103,7 +103,7 @@ export async function buildApp({ config, database, clock = systemClock, logger }
     },
     bodyLimit: 1024 * 1024,
     // Per-request lines go out at debug, with a summary a minute at info (http/request-log.ts).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     // request.ip is the X-Forwarded-For client only for requests from a listed proxy (TRUST_PROXY).
     trustProxy: config.trustProxy.length === 0 ? false : config.trustProxy,
   }).withTypeProvider<ZodTypeProvider>();
