@@ -53,6 +53,8 @@ export const ERROR_STATUS = {
   'tenant.databaseSetupFailed': 400,
   /** Moving a tenant that already has users or records to another database is not supported. */
   'tenant.dataPlaneInUse': 409,
+  /** Spec §5: a TIME_ZONE setting neither the runtime nor the database knows. */
+  'tenant.timeZoneUnsupported': 400,
   /** Trial requests: a request is decided once. */
   'tenantRequest.alreadyDecided': 409,
   'otp.wrong': 400,

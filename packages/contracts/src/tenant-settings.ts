@@ -28,6 +28,8 @@ export const TENANT_SETTING_KEYS = [
   'ALLOW_WEB_SOS_POPUP',
   /** Spec §3: "tax rate per tenant for services", a percentage. */
   'TAX_RATE',
+  /** IANA time zone of the local days of patients whose account has none (migration 0030). */
+  'TIME_ZONE',
 ] as const;
 export type TenantSettingKey = (typeof TENANT_SETTING_KEYS)[number];
 
@@ -51,6 +53,9 @@ export const PUBLIC_TENANT_SETTING_KEYS = TENANT_SETTING_KEYS.filter((key) => !i
  */
 export const NO_DATA_WINDOW = { defaultMinutes: 60, minMinutes: 15, maxMinutes: 10_080, presets: [15, 30, 60] } as const;
 
+/** The time zone of a tenant that has not chosen one (new and existing tenants). */
+export const DEFAULT_TENANT_TIME_ZONE = 'Asia/Ho_Chi_Minh';
+
 export const TENANT_SETTING_DEFAULTS: Record<TenantSettingKey, string> = {
   COLOR: '#0B7285',
   FONT: 'Inter',
@@ -73,6 +78,7 @@ export const TENANT_SETTING_DEFAULTS: Record<TenantSettingKey, string> = {
   OCR_PRESCRIPTION_API_KEY: '',
   ALLOW_WEB_SOS_POPUP: 'true',
   TAX_RATE: '0',
+  TIME_ZONE: DEFAULT_TENANT_TIME_ZONE,
 };
 
 export const tenantSettingSchema = z.object({ key: z.enum(TENANT_SETTING_KEYS), value: z.string() });
@@ -150,6 +156,8 @@ export const TENANT_SETTING_VALUE_SCHEMAS = {
     .string()
     .regex(/^\d{1,3}(?:\.\d{1,2})?$/, { error: 'must be a number with at most two decimals' })
     .refine((value) => Number(value) >= 0 && Number(value) <= 100, { error: 'must be between 0 and 100' }),
+  /** Whether the zone is supported (runtime and database) is checked by the server: tenant.timeZoneUnsupported. */
+  TIME_ZONE: z.string().trim().max(64),
 } satisfies Record<TenantSettingKey, z.ZodType<string, string>>;
 
 /**

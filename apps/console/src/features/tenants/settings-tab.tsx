@@ -29,6 +29,7 @@ import {
   GENERAL_KEYS,
   parseSettleMinutes,
   settingValues,
+  timeZoneChoices,
   type SecretEdit,
 } from './tenant-settings-model';
 import { updateTenantSettings } from './tenants-api';
@@ -173,6 +174,19 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
             }}
             error={form.errorOf('DIAL_CODE')}
           />
+          <Select
+            label={t('settings.TIME_ZONE')}
+            description={t('settings.timeZoneHint')}
+            data={timeZoneChoices(values.TIME_ZONE)}
+            value={values.TIME_ZONE}
+            onChange={(value) => {
+              if (value) form.setField('TIME_ZONE', value);
+            }}
+            error={form.errorOf('TIME_ZONE')}
+            searchable
+            nothingFoundMessage={t('settings.timeZoneNothingFound')}
+            allowDeselect={false}
+          />
         </SimpleGrid>
       </Paper>
       <Paper withBorder radius="md" p="lg">
@@ -234,7 +248,7 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
 }
 
 /**
- * Settings tab: language, region, units, tax, the no-data window, the come-down window (the
+ * Settings tab: language, region and time zone, units, tax, the no-data window, the come-down window (the
  * signed-in tenant's), the web SOS pop-up and the integration keys.
  */
 export function SettingsTab({ tenant }: { tenant: TenantDetail }) {

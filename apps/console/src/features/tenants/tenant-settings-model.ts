@@ -55,6 +55,21 @@ export function changedSettings(
   return update;
 }
 
+/**
+ * The IANA time zones offered for the tenant's zone: the runtime's list (canonical names), UTC,
+ * and the current value, which may be an alias the list leaves out (Asia/Ho_Chi_Minh is listed
+ * as Asia/Saigon by some runtimes). Sorted, without repeats.
+ */
+export function timeZoneChoices(current: string): string[] {
+  let zones: string[];
+  try {
+    zones = Intl.supportedValuesOf('timeZone');
+  } catch {
+    zones = [];
+  }
+  return [...new Set([...zones, 'UTC', current].filter((zone) => zone !== ''))].sort((a, b) => a.localeCompare(b));
+}
+
 /** Dial codes offered for the country (spec names +84 and +1); any other valid code may be typed. */
 export const COMMON_DIAL_CODES = ['+84', '+1', '+44', '+61', '+65', '+66', '+81', '+82', '+86'] as const;
 

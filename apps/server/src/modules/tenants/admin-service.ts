@@ -175,6 +175,28 @@ function describeSettings(values: TenantSettingsUpdate): Record<string, string |
 /** The keys given (zod leaves absent keys out), with null for "back to the default". */
 const definedSettings = (values: TenantSettingsUpdate): Record<string, string | null> => Object.fromEntries(Object.entries(values));
 
+/** Whether the runtime formats dates in a zone (canonical names and their aliases, e.g. Asia/Ho_Chi_Minh and Asia/Saigon). */
+function isRuntimeTimeZone(zone: string): boolean {
+  try {
+    Intl.DateTimeFormat('en', { timeZone: zone }).resolvedOptions();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Spec §5 "Time zone must be valid": a TIME_ZONE given must be known to the runtime (what the
+ * consoles offer) and to the database (which computes the local days).
+ */
+async function assertSupportedTimeZone(environment: TenantAdminEnvironment, values: TenantSettingsUpdate): Promise<void> {
+  const zone = values.TIME_ZONE;
+  if (zone === undefined || zone === null) return;
+  if (!isRuntimeTimeZone(zone) || !(await store.isDatabaseTimeZone(environment.database.system, zone))) {
+    throw new AppError('tenant.timeZoneUnsupported', { fieldErrors: [{ field: 'body.TIME_ZONE', code: 'unsupported', message: 'tenant.timeZoneUnsupported' }] });
+  }
+}
+
 /**
  * POST /manage/sadmin/tenant. A new tenant is SHARED, so its control-plane rows and its first
  * data-plane rows (first admin, code, welcome email, audit) are written in one transaction of
@@ -183,6 +205,7 @@ const definedSettings = (values: TenantSettingsUpdate): Record<string, string | 
 export async function createTenant(environment: TenantAdminEnvironment, input: TenantCreate, consoleOrigin: string): Promise<TenantDetail> {
   const { database, clock } = environment;
   await assertIdentityFree(database.system, { name: input.name, code: input.code });
+  await assertSupportedTimeZone(environment, input.settings);
   const id = uuidv7();
   const now = clock.now();
   const settings = definedSettings(input.settings);
@@ -246,6 +269,7 @@ export async function updateTenantIdentity(environment: TenantAdminEnvironment, 
 /** PUT /manage/sadmin/tenant/{id}/settings: the keys given (validated per key by the schema). */
 export async function updateTenantSettings(environment: TenantAdminEnvironment, tenantId: string, input: TenantSettingsUpdate): Promise<TenantDetail> {
   const tenant = await findManageableTenant(environment, tenantId);
+  await assertSupportedTimeZone(environment, input);
   const values = definedSettings(input);
   const now = environment.clock.now();
   await changeTenant(

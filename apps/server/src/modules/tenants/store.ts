@@ -143,6 +143,12 @@ export async function updateTenant(controlPlane: ControlPlane, id: string, chang
 }
 
 /** Sets the given keys (null: back to the default, i.e. no row). */
+/** Whether the database knows an IANA time zone (its rollups and local days use it). */
+export async function isDatabaseTimeZone(system: SystemStore, name: string): Promise<boolean> {
+  const result = await system.execute<{ known: boolean }>(sql`SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = ${name}) AS known`);
+  return result.rows[0]?.known === true;
+}
+
 export async function writeTenantSettings(controlPlane: ControlPlane, tenantId: string, values: Record<string, string | null>, now: Date) {
   const removed = Object.entries(values).filter(([, value]) => value === null).map(([key]) => key);
   const set = Object.entries(values).flatMap(([key, value]) => (value === null ? [] : [{ tenantId, key, value, updatedAt: now }]));

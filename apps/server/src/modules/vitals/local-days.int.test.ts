@@ -4,12 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../../test/app.js';
+import { createTestApp, withSession } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
 import { createTenantUser } from '../../../test/factories.js';
 import { users } from '../../db/schema.js';
 import { ManualClock } from '../../lib/clock.js';
 import { runDueJobs } from '../jobs/runner.js';
+import { staffSession } from '../tenants/test-support.js';
 import { REBUILD_LOCAL_ROLLUPS_TASK } from './local-rollups-job.js';
 import { answerOf, batchOf, call, logInAs, newPatient, postBatch, reading, vitalsOrganisation } from './test-support.js';
 
@@ -359,12 +360,12 @@ describe('a change of the patient’s time zone', () => {
     ]);
     const range = { view: 'month', from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z' };
     const before = await series(patient.id, range);
-    expect(before.timeZone).toBe('UTC');
-    expect(instants(before)).toEqual(['2026-11-10T00:00:00.000Z', '2026-11-11T00:00:00.000Z']);
+    expect(before.timeZone).toBe('Asia/Ho_Chi_Minh'); // the tenant's zone (its default)
+    expect(instants(before)).toEqual(['2026-11-10T17:00:00.000Z']);
     const account = await createTenantUser(testDb.database, org.tenant.id, {
       role: 'PATIENT',
       healthCenterId: org.centerA.id,
-      timeZone: 'Asia/Ho_Chi_Minh',
+      timeZone: 'Asia/Kolkata',
     });
     await asOwner(testDb.ownerUrl, 'UPDATE patients SET user_id = $1 WHERE id = $2', [account.id, patient.id]);
     const ran = await runDueJobs(
@@ -373,7 +374,111 @@ describe('a change of the patient’s time zone', () => {
     );
     expect(ran).toMatchObject({ failed: 0 });
     const after = await series(patient.id, range);
-    expect(after.timeZone).toBe('Asia/Ho_Chi_Minh');
-    expect(buckets(after)).toEqual([['2026-11-10T17:00:00.000Z', 70, 2]]);
+    expect(after.timeZone).toBe('Asia/Kolkata');
+    expect(buckets(after)).toEqual([['2026-11-10T18:30:00.000Z', 70, 2]]);
+  });
+});
+
+describe('the tenant’s time zone for patients without one of their own', () => {
+  /** PUT /manage/sadmin/tenant/{id}/settings by a super admin (a fresh session each time). */
+  async function setTenantZone(zone: string | null, language = 'en') {
+    const { token } = await staffSession(app, testDb, 'SUPER_ADMIN', org.tenant.code);
+    return app.inject({
+      method: 'PUT',
+      url: `/manage/sadmin/tenant/${org.tenant.id}/settings`,
+      payload: { TIME_ZONE: zone },
+      headers: { 'accept-language': language },
+      ...withSession(token),
+    });
+  }
+  const runJobs = () =>
+    runDueJobs(
+      { database: testDb.database, clock, log: pino({ level: 'silent' }), ownerUrl: testDb.ownerUrl },
+      { now: new Date(Date.now() + 60_000) },
+    );
+  const scheduledFor = async (patientId: string) =>
+    (
+      await asOwner<{ n: number }>(
+        testDb.ownerUrl,
+        `SELECT count(*)::int AS n FROM graphile_worker._private_jobs jobs
+           JOIN graphile_worker._private_tasks tasks ON tasks.id = jobs.task_id
+          WHERE tasks.identifier = $1 AND jobs.payload -> 'payload' ->> 'patientId' = $2`,
+        [REBUILD_LOCAL_ROLLUPS_TASK, patientId],
+      )
+    )[0]?.n;
+  const range = { view: 'month', from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z' };
+  const lateAndEarly: [string, number][] = [
+    ['2026-11-10T16:30:00Z', 60], // 23:30 on 10 November in Ho Chi Minh City; 11:30 in Toronto
+    ['2026-11-10T17:30:00Z', 80], // 00:30 on 11 November in Ho Chi Minh City; 12:30 in Toronto
+  ];
+
+  it('a patient without an account in a tenant set to Asia/Ho_Chi_Minh gets local days', async () => {
+    const saved = await setTenantZone('Asia/Ho_Chi_Minh');
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json<{ data: { settings: { key: string; value: string }[] } }>().data.settings).toContainEqual(
+      expect.objectContaining({ key: 'TIME_ZONE', value: 'Asia/Ho_Chi_Minh' }),
+    );
+    const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
+    await send(patient.id, lateAndEarly);
+    const month = await series(patient.id, range);
+    expect(month.timeZone).toBe('Asia/Ho_Chi_Minh');
+    expect(buckets(month)).toEqual([
+      ['2026-11-09T17:00:00.000Z', 60, 1],
+      ['2026-11-10T17:00:00.000Z', 80, 1],
+    ]);
+    const eleventh = await series(patient.id, { view: 'day', date: '2026-11-11' });
+    expect([eleventh.from, eleventh.to]).toEqual(['2026-11-10T17:00:00.000Z', '2026-11-11T17:00:00.000Z']);
+    expect(eleventh.points.map((point) => point.value)).toEqual([80]);
+  });
+
+  it('a change of the tenant’s zone re-buckets its patients without a zone; a patient with an account zone keeps it', async () => {
+    const follower = await newPatient(testDb, org.tenant.id, org.centerA.id);
+    const { patient: own } = await patientIn('Asia/Kolkata');
+    await send(follower.id, lateAndEarly);
+    await send(own.id, lateAndEarly);
+    const kolkataDays = [['2026-11-09T18:30:00.000Z', 70, 2]]; // 22:00 and 23:00 on 10 November in Kolkata
+    expect(buckets(await series(own.id, range))).toEqual(kolkataDays);
+    await runJobs(); // nothing waiting from earlier changes
+
+    const saved = await setTenantZone('America/Toronto');
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(await scheduledFor(follower.id)).toBe(1);
+    expect(await scheduledFor(own.id)).toBe(0);
+    const ran = await runJobs();
+    expect(ran.failed).toBe(0);
+
+    const toronto = await series(follower.id, range);
+    expect(toronto.timeZone).toBe('America/Toronto');
+    expect(buckets(toronto)).toEqual([['2026-11-10T05:00:00.000Z', 70, 2]]);
+    const kept = await series(own.id, range);
+    expect(kept.timeZone).toBe('Asia/Kolkata');
+    expect(buckets(kept)).toEqual(kolkataDays);
+
+    // Back to the default: Ho Chi Minh City again.
+    expect((await setTenantZone(null)).statusCode).toBe(200);
+    expect(await scheduledFor(follower.id)).toBe(1);
+    expect((await runJobs()).failed).toBe(0);
+    const back = await series(follower.id, range);
+    expect(back.timeZone).toBe('Asia/Ho_Chi_Minh');
+    expect(buckets(back)).toEqual([
+      ['2026-11-09T17:00:00.000Z', 60, 1],
+      ['2026-11-10T17:00:00.000Z', 80, 1],
+    ]);
+  });
+
+  it('refuses a zone the runtime or the database does not know with the spec’s message, in both languages', async () => {
+    const english = await setTenantZone('Mars/Olympus_Mons');
+    expect(english.statusCode).toBe(400);
+    expect(english.json()).toMatchObject({ code: 'tenant.timeZoneUnsupported', message: 'This time zone is not supported !' });
+    const vietnamese = await setTenantZone('GMT+25', 'vi');
+    expect(vietnamese.statusCode).toBe(400);
+    expect(vietnamese.json()).toMatchObject({ code: 'tenant.timeZoneUnsupported', message: 'Múi giờ này không được hỗ trợ !' });
+    expect((await setTenantZone('')).statusCode).toBe(400);
+    const stored = await asOwner<{ value: string }>(
+      testDb.ownerUrl,
+      `SELECT value FROM tenant_settings WHERE tenant_id = $1 AND key = 'TIME_ZONE'`,
+      [org.tenant.id],
+    );
+    expect(stored).toEqual([]);
   });
 });
