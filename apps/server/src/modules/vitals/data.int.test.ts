@@ -27,6 +27,8 @@ beforeAll(async () => {
   testDb = await createTestDatabase();
   app = await createTestApp(testDb.database, {}, clock);
   org = await vitalsOrganisation(testDb);
+  // These patients have no account: their days are the tenant's, here UTC (local days: local-days.int.test.ts).
+  await asOwner(testDb.ownerUrl, `INSERT INTO tenant_settings (tenant_id, key, value) VALUES ($1, 'TIME_ZONE', 'UTC')`, [org.tenant.id]);
   doctor = await logInAs(app, org.tenant.code, org.doctorA);
 });
 afterAll(async () => {
