@@ -281,5 +281,10 @@ export async function updateTenantSettings(environment: TenantAdminEnvironment, 
     },
     () => ({ action: 'TENANT_SETTINGS_UPDATED', targetType: 'tenant', targetId: tenant.id, details: { settings: describeSettings(input) }, at: now }),
   );
+  // The local days of a DEDICATED tenant's patients are computed in its own database: its time
+  // zone is kept there too (the change there schedules the rebuild of those patients' rollups).
+  if (tenant.connectionType !== 'SHARED' && 'TIME_ZONE' in values) {
+    await environment.database.withTenant(tenant.id, (tx) => store.writeTenantSettings(tx, tenant.id, { TIME_ZONE: values.TIME_ZONE ?? null }, now));
+  }
   return readTenantDetail(environment, tenant.id);
 }

@@ -95,6 +95,19 @@ describe('a DEDICATED tenant', () => {
     expect(listed.items[0]).toMatchObject({ connectionType: 'DEDICATED', counts: { doctors: 1, healthCenters: 1, patients: 1 } });
   });
 
+  it('keeps its time zone in its own database, where its patients’ local days are computed', async () => {
+    const dedicated = await newTenant();
+    expect((await put(dedicated.id, dedicatedSet())).statusCode).toBe(200);
+    const setZone = (zone: string | null) =>
+      app.inject({ method: 'PUT', url: `/manage/sadmin/tenant/${dedicated.id}/settings`, payload: { TIME_ZONE: zone }, ...withSession(superAdmin) });
+    const zoneThere = async () => (await asOwner<{ zone: string }>(primaryOwnerUrl(), 'SELECT tenant_time_zone($1) AS zone', [dedicated.id]))[0]?.zone;
+    expect(await zoneThere()).toBe('Asia/Ho_Chi_Minh');
+    expect((await setZone('America/Toronto')).statusCode).toBe(200);
+    expect(await zoneThere()).toBe('America/Toronto');
+    expect((await setZone(null)).statusCode).toBe(200);
+    expect(await zoneThere()).toBe('Asia/Ho_Chi_Minh');
+  });
+
   it('keeps row level security on its own database: the tenant runs as a non-superuser owner and sees no other tenant', async () => {
     const dedicated = await newTenant();
     const other = await newTenant();
