@@ -173,6 +173,8 @@ export const users = pgTable(
     uricAcidUnit: text('uric_acid_unit'),
     deactivationRequestedAt: timestamps('deactivation_requested_at'),
     deactivationRequestedUntil: timestamps('deactivation_requested_until'),
+    /** When the account became DISABLED (migration 0029 trigger); a deactivated doctor may be restored within 30 days of it. */
+    deactivatedAt: timestamps('deactivated_at'),
     deactivationRequestedIndefinite: boolean('deactivation_requested_indefinite').notNull().default(false),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
