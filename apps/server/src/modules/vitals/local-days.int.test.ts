@@ -466,6 +466,37 @@ describe('the tenant’s time zone for patients without one of their own', () =>
     ]);
   });
 
+  it('migration 0030 rebuilt the UTC days of patients without an account zone in their tenant’s zone', async () => {
+    const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
+    await send(patient.id, lateAndEarly);
+    // The rollups as they were before: UTC days.
+    await asOwner(testDb.ownerUrl, 'DELETE FROM readings_daily WHERE patient_id = $1', [patient.id]);
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO readings_daily (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
+       SELECT tenant_id, patient_id, measure, date_trunc('day', measured_at, 'UTC'), count(*), sum(value), min(value), max(value),
+              (array_agg(value ORDER BY measured_at DESC))[1], max(measured_at)
+         FROM readings WHERE patient_id = $1 GROUP BY tenant_id, patient_id, measure, date_trunc('day', measured_at, 'UTC')`,
+      [patient.id],
+    );
+    expect(buckets(await series(patient.id, range))).toEqual([['2026-11-10T00:00:00.000Z', 70, 2]]);
+
+    const migration = await readFile(new URL('../../../migrations/0030_tenant_time_zone.sql', import.meta.url), 'utf8');
+    const rebuild = migration.slice(migration.indexOf('-- Patients without an account zone had UTC days'));
+    expect(rebuild).toContain('rebuild_patient_rollups');
+    const owner = new pg.Client({ connectionString: testDb.ownerUrl });
+    await owner.connect();
+    try {
+      await owner.query(rebuild);
+    } finally {
+      await owner.end();
+    }
+    expect(buckets(await series(patient.id, range))).toEqual([
+      ['2026-11-09T17:00:00.000Z', 60, 1],
+      ['2026-11-10T17:00:00.000Z', 80, 1],
+    ]);
+  });
+
   it('refuses a zone the runtime or the database does not know with the spec’s message, in both languages', async () => {
     const english = await setTenantZone('Mars/Olympus_Mons');
     expect(english.statusCode).toBe(400);

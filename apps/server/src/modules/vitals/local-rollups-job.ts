@@ -3,9 +3,11 @@ import type { Database } from '../../db/database.js';
 import { defineTask } from '../jobs/registry.js';
 
 /**
- * Rebuilds a patient's hourly and daily rollups in their current time zone. Scheduled by the
- * database (trigger users_time_zone_changed, migration 0027) in the transaction that changes the
- * account's time zone; one waiting job per patient.
+ * Rebuilds a patient's hourly and daily rollups in their current time zone (the account's, else
+ * the tenant's, else UTC). Scheduled by the database in the transaction that changes the zone:
+ * triggers users_time_zone_changed and patients_account_changed (migration 0027) for an account,
+ * tenant_time_zone_changed (migration 0030) for each patient of a tenant without an account zone;
+ * one waiting job per patient.
  */
 export const REBUILD_LOCAL_ROLLUPS_TASK = 'vitals.rebuildLocalRollups';
 
