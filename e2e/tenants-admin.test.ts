@@ -110,12 +110,19 @@ describe('tenant management', () => {
     await dialCode.fill('+1');
     await dialCode.press('Escape');
     await page.getByLabel(/^Tax rate/).fill('8.5');
+    // The tenant's time zone: Asia/Ho_Chi_Minh by default, picked by searching the IANA zones.
+    const timeZone = page.getByRole('combobox', { name: 'Time zone' });
+    expect(await timeZone.inputValue()).toBe('Asia/Ho_Chi_Minh');
+    await timeZone.click();
+    await timeZone.fill('Toronto');
+    await page.getByRole('option', { name: 'America/Toronto' }).click();
     await page.getByLabel(/^OCR key \(prescriptions\)/).fill('ocr-live-key-0001-9876');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByText('Settings saved.').isVisible()).toBe(true);
     // The key comes back masked, never as typed.
     await expect.poll(() => page.getByText('Stored: ****9876').isVisible()).toBe(true);
     expect(await page.getByLabel(/^OCR key \(prescriptions\)/).inputValue()).toBe('');
+    expect(await page.getByRole('combobox', { name: 'Time zone' }).inputValue()).toBe('America/Toronto');
     await dismissToasts(page);
     await screenshot(page, 'tenants-settings');
 
