@@ -505,6 +505,17 @@ describe('the tenant’s time zone for patients without one of their own', () =>
     expect(vietnamese.statusCode).toBe(400);
     expect(vietnamese.json()).toMatchObject({ code: 'tenant.timeZoneUnsupported', message: 'Múi giờ này không được hỗ trợ !' });
     expect((await setTenantZone('')).statusCode).toBe(400);
+    // Nor is a new tenant created with one.
+    const { token } = await staffSession(app, testDb, 'SUPER_ADMIN', org.tenant.code);
+    const created = await app.inject({
+      method: 'POST',
+      url: '/manage/sadmin/tenant',
+      payload: { name: 'Olympus Clinic', code: 'olympus-zone', settings: { TIME_ZONE: 'Mars/Olympus_Mons' } },
+      ...withSession(token),
+    });
+    expect(created.statusCode).toBe(400);
+    expect(created.json()).toMatchObject({ code: 'tenant.timeZoneUnsupported', message: 'This time zone is not supported !' });
+    expect(await asOwner(testDb.ownerUrl, `SELECT 1 FROM tenants WHERE code = 'olympus-zone'`)).toEqual([]);
     const stored = await asOwner<{ value: string }>(
       testDb.ownerUrl,
       `SELECT value FROM tenant_settings WHERE tenant_id = $1 AND key = 'TIME_ZONE'`,
