@@ -64,6 +64,7 @@ CREATE FUNCTION tenant_time_zone_changed() RETURNS trigger
 DECLARE
   tenant uuid;
   patient uuid;
+  specs json;
 BEGIN
   IF TG_OP = 'DELETE' THEN
     tenant := OLD.tenant_id;
@@ -81,6 +82,22 @@ BEGIN
     IF TG_OP = 'INSERT' AND NEW.value = 'Asia/Ho_Chi_Minh' THEN
       RETURN NULL;
     END IF;
+  END IF;
+  -- The jobs of all those patients are added in one call (graphile_worker.add_jobs, the same
+  -- replace-by-key semantics as add_job): one call per patient costs about 1.5 ms each.
+  IF to_regproc('graphile_worker.add_jobs') IS NOT NULL THEN
+    SELECT json_agg(json_build_object(
+             'identifier', 'vitals.rebuildLocalRollups',
+             'payload', json_build_object('tenantId', tenant, 'payload', json_build_object('patientId', p.id)),
+             'job_key', tenant::text || ':vitals.rebuildLocalRollups:' || p.id::text))
+      INTO specs
+      FROM patients p LEFT JOIN users account ON account.tenant_id = p.tenant_id AND account.id = p.user_id
+     WHERE p.tenant_id = tenant AND account.time_zone IS NULL;
+    IF specs IS NOT NULL THEN
+      EXECUTE 'SELECT count(*) FROM graphile_worker.add_jobs(array(SELECT json_populate_recordset(NULL::graphile_worker.job_spec, $1)))'
+        USING specs;
+    END IF;
+    RETURN NULL;
   END IF;
   FOR patient IN
     SELECT p.id FROM patients p LEFT JOIN users account ON account.tenant_id = p.tenant_id AND account.id = p.user_id
