@@ -83,7 +83,8 @@ describe('account settings', () => {
     await page.getByLabel(/^Street address/).fill('12 Le Loi');
     await page.getByLabel(/^Country/).fill('Vietnam');
     await page.getByLabel('Height (cm)').fill('165');
-    const saved = page.waitForResponse((response) => response.url().endsWith('/account/me/profile'));
+    // A doctor saves through its own role's call (PUT /account/doctor/me/profile).
+    const saved = page.waitForResponse((response) => response.url().endsWith('/account/doctor/me/profile'));
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     expect((await saved).status()).toBe(200);
     await expect.poll(() => page.getByText('Your profile has been saved.').isVisible()).toBe(true);
