@@ -90,7 +90,9 @@ describe('level switcher', () => {
     await screenshot(page, 'org-level-narrowed');
     // Narrowed, the health centers page shows only what the level reaches.
     await page.getByRole('navigation').getByRole('link', { name: 'Health centers' }).click();
-    await poll(() => page.getByText('Saigon Heart Center').first().isVisible()).toBe(true);
+    // The staff list stays on screen while the centers page's code loads: wait for the centers table.
+    const centers = page.getByTestId('centers-table');
+    await poll(() => centers.getByText('Saigon Heart Center').first().isVisible()).toBe(true);
     expect(await page.getByText('Hoan Kiem Care Center').count()).toBe(0);
 
     // Back to everything.
