@@ -22,6 +22,9 @@ const STATUS_COLOR: Record<(typeof MESSAGE_STATUSES)[number], string> = {
 /** SMS and call management (spec §2, §3 SMS or call): from, to, provider, send date, status. */
 export function MessagesPage() {
   const { t } = useTranslation('monitoring');
+  // The adapters' names in words; an adapter added later shows its own name until it is worded.
+  const providerLabel = (provider: string) =>
+    t(`messages.providers.${provider}`, { defaultValue: provider });
   usePageTitle(t('messages.title'));
   const paged = usePagedList<'sent', Omit<MessageFilter, 'search'>>({
     page: 0,
@@ -152,7 +155,7 @@ export function MessagesPage() {
                     )}
                   </Table.Td>
                   <Table.Td>{t(`purpose.${row.purpose}`, { defaultValue: row.purpose })}</Table.Td>
-                  <Table.Td>{row.provider ?? '—'}</Table.Td>
+                  <Table.Td>{row.provider === null ? '—' : providerLabel(row.provider)}</Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(row.sentAt)}</Table.Td>
                   <Table.Td>
                     <Badge
