@@ -28,10 +28,19 @@ export const adultBirthdaySchema = pastDateSchema.refine((value) => ageInYears(v
   error: 'must be at least 18 years ago',
 });
 
-/** IANA time zones the runtime knows. */
+const IANA_ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){1,2}$/;
+
+/**
+ * An IANA time zone the runtime knows, by its canonical name or an alias (Intl lists
+ * Asia/Saigon and Asia/Calcutta but knows Asia/Ho_Chi_Minh and Asia/Kolkata), or UTC. Offsets
+ * ("+07:00") and abbreviations are not zones.
+ */
 export function isSupportedTimeZone(timeZone: string): boolean {
+  if (timeZone === 'UTC') return true;
+  if (!IANA_ZONE_NAME.test(timeZone)) return false;
   try {
-    return Intl.supportedValuesOf('timeZone').includes(timeZone) || timeZone === 'UTC';
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return true;
   } catch {
     return false;
   }

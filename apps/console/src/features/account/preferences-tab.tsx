@@ -11,17 +11,21 @@ import { ErrorState, LoadingState } from '../shell/query-states';
 import { useSession } from '../shell/session-context';
 import { profileQuery, updateLanguage, updateTimeZone } from './account-api';
 
-/** Every IANA zone the browser knows (the server accepts what its runtime knows, plus UTC). */
-function timeZoneOptions(): string[] {
+/**
+ * Every IANA zone the browser lists, plus UTC and the profile's own zone (the browser may list a
+ * zone under another name: Asia/Saigon for Asia/Ho_Chi_Minh).
+ */
+function timeZoneOptions(current: string | null): string[] {
   const zones = Intl.supportedValuesOf('timeZone');
-  return zones.includes('UTC') ? zones : ['UTC', ...zones];
+  const withUtc = zones.includes('UTC') ? zones : ['UTC', ...zones];
+  return current === null || withUtc.includes(current) ? withUtc : [current, ...withUtc];
 }
 
 function PreferencesForm({ profile }: { profile: Profile }) {
   const { t } = useTranslation();
   const session = useSession();
   const queryClient = useQueryClient();
-  const zones = useMemo(timeZoneOptions, []);
+  const zones = useMemo(() => timeZoneOptions(profile.timeZone || null), [profile.timeZone]);
   const [language, setLanguage] = useState<SupportedLanguage>(
     isSupportedLanguage(profile.language) ? profile.language : currentLanguage(),
   );
