@@ -292,7 +292,9 @@ describe('POST /collector/readings', () => {
       own.json<{ data: { readings: { measure: string; value: number }[] } }>().data.readings,
     ).toContainEqual(expect.objectContaining({ measure: 'SPO2', value: 97 }));
     const doctor = await logInAs(app, org.tenant.code, org.doctorA);
-    expect((await call(app, doctor, 'GET', '/health/me/latest')).statusCode).toBe(403);
+    expect((await call(app, doctor, 'GET', '/health/me/latest')).json<{ code: string }>().code).toBe(
+      'health.noPatientProfile',
+    );
 
     // The patient reaches only their own record.
     expect(

@@ -166,12 +166,13 @@ export const vitalsHealthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'The calling patient’s own status and the latest value of every measure (patient sessions only; the patient app’s home). Audited',
+          'The calling patient’s own status and the latest value of every measure (patient sessions only: a staff account gets 404 health.noPatientProfile; the patient app’s home). Audited',
         response: { 200: successEnvelope(latestReadingsSchema) },
       },
     },
     async (request) => {
-      if (requireAuth(request).role !== 'PATIENT') throw new AppError('auth.permissionDenied');
+      // A staff account holds health.view but has no patient record of its own.
+      if (requireAuth(request).role !== 'PATIENT') throw new AppError('health.noPatientProfile');
       return ok(await readLatest(environmentOf(request), undefined));
     },
   );
