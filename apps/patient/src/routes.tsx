@@ -1,22 +1,33 @@
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
+import { alertsRoutes } from './features/alerts/routes';
 import { authRoutes } from './features/auth/routes';
+import { deviceRoutes } from './features/devices/routes';
+import { entryRoutes } from './features/entry/routes';
+import { healthRoutes } from './features/health/routes';
 import { homeRoutes } from './features/home/routes';
 import { RequireSession } from './features/session/require-session';
 import { SessionEndListener } from './features/session/session-end-listener';
+import { AppShell } from './features/shell/app-shell';
+import { visitorRoutes } from './features/visitor/routes';
 
 /**
- * Every screen, one routes file per feature: signed-out screens at the top level, signed-in ones
- * under the session guard. A new feature adds its routes file to the list it belongs in.
+ * Every screen, one routes file per feature: signed-out screens (and visitor mode) at the top
+ * level, signed-in ones under the session guard and the app shell. A new feature adds its routes
+ * file to the list it belongs in.
  */
-const signedOut: RouteObject[] = [...authRoutes];
-const signedIn: RouteObject[] = [...homeRoutes];
+const signedOut: RouteObject[] = [...authRoutes, ...visitorRoutes];
+const signedIn: RouteObject[] = [...homeRoutes, ...healthRoutes, ...entryRoutes, ...deviceRoutes, ...alertsRoutes];
 
 export function createAppRouter() {
   return createBrowserRouter(
     [
       {
         element: <SessionEndListener />,
-        children: [...signedOut, { element: <RequireSession />, children: signedIn }, { path: '*', element: <Navigate to="/" replace /> }],
+        children: [
+          ...signedOut,
+          { element: <RequireSession />, children: [{ element: <AppShell />, children: signedIn }] },
+          { path: '*', element: <Navigate to="/" replace /> },
+        ],
       },
     ],
     // The server serves the app under /app/ (vite.config.ts base).

@@ -22,6 +22,14 @@ import enRealtime from '../locales/en/realtime.json' with { type: 'json' };
 import viRealtime from '../locales/vi/realtime.json' with { type: 'json' };
 import enPatient from '../locales/en/patient.json' with { type: 'json' };
 import viPatient from '../locales/vi/patient.json' with { type: 'json' };
+import enAppHealth from '../locales/en/appHealth.json' with { type: 'json' };
+import viAppHealth from '../locales/vi/appHealth.json' with { type: 'json' };
+import enAppEntry from '../locales/en/appEntry.json' with { type: 'json' };
+import viAppEntry from '../locales/vi/appEntry.json' with { type: 'json' };
+import enAppAlerts from '../locales/en/appAlerts.json' with { type: 'json' };
+import viAppAlerts from '../locales/vi/appAlerts.json' with { type: 'json' };
+import enAppDevices from '../locales/en/appDevices.json' with { type: 'json' };
+import viAppDevices from '../locales/vi/appDevices.json' with { type: 'json' };
 
 import type { SupportedLanguage } from './languages.js';
 
@@ -36,11 +44,13 @@ export * from './languages.js';
  * dashboard), `doctors` (doctors, care teams, requests), `devices` (devices and their histories)
  * and `imports` (bulk imports and exports) the patients-and-devices screens; `health` the patient's
  * health tabs (charts, ECG, sleep, thresholds); `realtime` the live layer (connection state, SOS popup); `monitoring` the SOS call list, patient in
- * SOS, tickets and SMS and call management; `patient` the patient app (apps/patient).
+ * SOS, tickets and SMS and call management; `patient` the patient app (apps/patient): its shell, sign-in and home; `appHealth` its health
+ * pages and reports, `appEntry` manual and photo entry and visitor mode, `appAlerts` its alerts,
+ * SOS and notifications, `appDevices` its watches and sync.
  */
 export const resources = {
-  en: { common: enCommon, errors: enErrors, tenants: enTenants, org: enOrg, patients: enPatients, doctors: enDoctors, devices: enDevices, imports: enImports, health: enHealth, realtime: enRealtime, monitoring: enMonitoring, patient: enPatient },
-  vi: { common: viCommon, errors: viErrors, tenants: viTenants, org: viOrg, patients: viPatients, doctors: viDoctors, devices: viDevices, imports: viImports, health: viHealth, realtime: viRealtime, monitoring: viMonitoring, patient: viPatient },
+  en: { common: enCommon, errors: enErrors, tenants: enTenants, org: enOrg, patients: enPatients, doctors: enDoctors, devices: enDevices, imports: enImports, health: enHealth, realtime: enRealtime, monitoring: enMonitoring, patient: enPatient, appHealth: enAppHealth, appEntry: enAppEntry, appAlerts: enAppAlerts, appDevices: enAppDevices },
+  vi: { common: viCommon, errors: viErrors, tenants: viTenants, org: viOrg, patients: viPatients, doctors: viDoctors, devices: viDevices, imports: viImports, health: viHealth, realtime: viRealtime, monitoring: viMonitoring, patient: viPatient, appHealth: viAppHealth, appEntry: viAppEntry, appAlerts: viAppAlerts, appDevices: viAppDevices },
 } as const;
 
 type Catalogue = Record<string, unknown>;

@@ -33,6 +33,10 @@ export const NAMESPACES = [
   'realtime',
   'monitoring',
   'patient',
+  'appHealth',
+  'appEntry',
+  'appAlerts',
+  'appDevices',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

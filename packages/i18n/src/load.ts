@@ -41,6 +41,10 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     realtime: () => import('../locales/en/realtime.json', { with: { type: 'json' } }),
     monitoring: () => import('../locales/en/monitoring.json', { with: { type: 'json' } }),
     patient: () => import('../locales/en/patient.json', { with: { type: 'json' } }),
+    appHealth: () => import('../locales/en/appHealth.json', { with: { type: 'json' } }),
+    appEntry: () => import('../locales/en/appEntry.json', { with: { type: 'json' } }),
+    appAlerts: () => import('../locales/en/appAlerts.json', { with: { type: 'json' } }),
+    appDevices: () => import('../locales/en/appDevices.json', { with: { type: 'json' } }),
   },
   vi: {
     common: () => import('../locales/vi/common.json', { with: { type: 'json' } }),
@@ -55,6 +59,10 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     realtime: () => import('../locales/vi/realtime.json', { with: { type: 'json' } }),
     monitoring: () => import('../locales/vi/monitoring.json', { with: { type: 'json' } }),
     patient: () => import('../locales/vi/patient.json', { with: { type: 'json' } }),
+    appHealth: () => import('../locales/vi/appHealth.json', { with: { type: 'json' } }),
+    appEntry: () => import('../locales/vi/appEntry.json', { with: { type: 'json' } }),
+    appAlerts: () => import('../locales/vi/appAlerts.json', { with: { type: 'json' } }),
+    appDevices: () => import('../locales/vi/appDevices.json', { with: { type: 'json' } }),
   },
 };
 
@@ -64,6 +72,10 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
  */
 const EN_CA_LOADERS: Partial<Record<Namespace, () => Promise<{ default: Catalogue }>>> = {
   patient: () => import('../locales/en-CA/patient.json', { with: { type: 'json' } }),
+  appHealth: () => import('../locales/en-CA/appHealth.json', { with: { type: 'json' } }),
+  appEntry: () => import('../locales/en-CA/appEntry.json', { with: { type: 'json' } }),
+  appAlerts: () => import('../locales/en-CA/appAlerts.json', { with: { type: 'json' } }),
+  appDevices: () => import('../locales/en-CA/appDevices.json', { with: { type: 'json' } }),
 };
 
 /** Canadian English's strings of a namespace, to lay over en's (empty when it has none). */

@@ -6,7 +6,6 @@ import { api } from '../../api/client';
 import { errorMessage } from '../../ui/error-message';
 import { Alert } from '../../ui/kit';
 import { SESSION_QUERY_ROOT, signOut } from '../auth/auth-api';
-import { LanguageSelect } from '../auth/language-select';
 
 /** The signed-in patient's own profile (the apps' variant of the profile call). */
 export const profileQuery = () => ({
@@ -76,12 +75,7 @@ export function HomePage() {
   const refreshing = profile.isFetching || latest.isFetching;
 
   return (
-    <div className="shell">
-      <header className="app-header">
-        <span className="brand">{t('appName')}</span>
-        <LanguageSelect />
-      </header>
-      <main className="home">
+    <div className="home">
         {profile.isPending ? <p role="status">{t('loading')}</p> : null}
         {profile.isError ? <Alert>{errorMessage(profile.error)}</Alert> : null}
         {profile.data ? <h1>{t('home.greeting', { name })}</h1> : null}
@@ -114,7 +108,6 @@ export function HomePage() {
         >
           {t('home.logout')}
         </button>
-      </main>
     </div>
   );
 }

@@ -1,0 +1,45 @@
+import { useTranslation } from 'react-i18next';
+import { NavLink, Outlet } from 'react-router';
+import { AlertsLayer } from '../alerts/alerts-layer';
+import { SosButton } from '../alerts/sos-button';
+import { LanguageSelect } from '../auth/language-select';
+import './app-shell.css';
+
+/** The bottom navigation: the five places a patient goes most (spec §2 patient app). */
+const NAV: { to: string; key: string; end?: boolean }[] = [
+  { to: '/', key: 'nav.home', end: true },
+  { to: '/health', key: 'nav.health' },
+  { to: '/entry', key: 'nav.entry' },
+  { to: '/devices', key: 'nav.devices' },
+  { to: '/notifications', key: 'nav.notifications' },
+];
+
+/**
+ * Every signed-in screen: the header with the SOS button and language, the screen, and the bottom
+ * navigation. The alerts layer (high-risk confirmation, live notifications) sits over all of them.
+ */
+export function AppShell() {
+  const { t } = useTranslation();
+  return (
+    <div className="shell">
+      <header className="app-header">
+        <span className="brand">{t('appName')}</span>
+        <div className="header-actions">
+          <SosButton />
+          <LanguageSelect />
+        </div>
+      </header>
+      <main className="screen">
+        <Outlet />
+      </main>
+      <nav className="bottom-nav" aria-label={t('nav.label')}>
+        {NAV.map((item) => (
+          <NavLink key={item.to} to={item.to} end={item.end ?? false}>
+            {t(item.key)}
+          </NavLink>
+        ))}
+      </nav>
+      <AlertsLayer />
+    </div>
+  );
+}
