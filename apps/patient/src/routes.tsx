@@ -8,6 +8,7 @@ import { homeRoutes } from './features/home/routes';
 import { RequireSession } from './features/session/require-session';
 import { SessionEndListener } from './features/session/session-end-listener';
 import { AppShell } from './features/shell/app-shell';
+import { sportRoutes } from './features/sport/routes';
 import { visitorRoutes } from './features/visitor/routes';
 
 /**
@@ -16,7 +17,7 @@ import { visitorRoutes } from './features/visitor/routes';
  * file to the list it belongs in.
  */
 const signedOut: RouteObject[] = [...authRoutes, ...visitorRoutes];
-const signedIn: RouteObject[] = [...homeRoutes, ...healthRoutes, ...entryRoutes, ...deviceRoutes, ...alertsRoutes];
+const signedIn: RouteObject[] = [...homeRoutes, ...healthRoutes, ...sportRoutes, ...entryRoutes, ...deviceRoutes, ...alertsRoutes];
 
 export function createAppRouter() {
   return createBrowserRouter(

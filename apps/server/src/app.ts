@@ -42,6 +42,11 @@ import { verificationAccountRoutes, verificationAuthRoutes } from './modules/ver
 import { resolveSession } from './modules/auth/sessions.js';
 import { systemRoutes } from './modules/system/routes.js';
 import { accountTenantRoutes, manageTenantRoutes } from './modules/tenants/routes.js';
+import { vitalsMeRoutes } from './modules/vitals/me-routes.js';
+import { vitalsOcrRoutes } from './modules/vitals/ocr-routes.js';
+import { sosRecordingRoutes } from './modules/alerts/recording-routes.js';
+import { deviceMeRoutes } from './modules/devices/me-routes.js';
+import { sportMeRoutes } from './modules/vitals/sport-routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -74,9 +79,9 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     alertAccountRoutes,
   ],
   '/manage': [manageTenantRoutes, manageAccountRoutes, orgManageRoutes, staffManageRoutes, trialRequestManageRoutes],
-  '/health': [deviceHealthRoutes, vitalsHealthRoutes, alertHealthRoutes],
+  '/health': [deviceHealthRoutes, vitalsHealthRoutes, alertHealthRoutes, vitalsMeRoutes, sosRecordingRoutes, deviceMeRoutes, sportMeRoutes],
   '/notification': [],
-  '/collector': [vitalsCollectorRoutes],
+  '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes],
 };
 
 /** Where the server serves the patient app (apps/patient, built with this base). */

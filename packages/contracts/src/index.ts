@@ -27,3 +27,8 @@ export * from './health.js';
 export * from './alerts.js';
 export * from './realtime.js';
 export * from './patient-access.js';
+export * from './app-health.js';
+export * from './app-entry.js';
+export * from './app-alerts.js';
+export * from './app-devices.js';
+export * from './app-sport.js';

@@ -30,6 +30,8 @@ import enAppAlerts from '../locales/en/appAlerts.json' with { type: 'json' };
 import viAppAlerts from '../locales/vi/appAlerts.json' with { type: 'json' };
 import enAppDevices from '../locales/en/appDevices.json' with { type: 'json' };
 import viAppDevices from '../locales/vi/appDevices.json' with { type: 'json' };
+import enAppSport from '../locales/en/appSport.json' with { type: 'json' };
+import viAppSport from '../locales/vi/appSport.json' with { type: 'json' };
 
 import type { SupportedLanguage } from './languages.js';
 
@@ -46,11 +48,12 @@ export * from './languages.js';
  * health tabs (charts, ECG, sleep, thresholds); `realtime` the live layer (connection state, SOS popup); `monitoring` the SOS call list, patient in
  * SOS, tickets and SMS and call management; `patient` the patient app (apps/patient): its shell, sign-in and home; `appHealth` its health
  * pages and reports, `appEntry` manual and photo entry and visitor mode, `appAlerts` its alerts,
- * SOS and notifications, `appDevices` its watches and sync.
+ * SOS and notifications, `appDevices` its watches and sync, `appSport` sport
+ * modes and weight.
  */
 export const resources = {
-  en: { common: enCommon, errors: enErrors, tenants: enTenants, org: enOrg, patients: enPatients, doctors: enDoctors, devices: enDevices, imports: enImports, health: enHealth, realtime: enRealtime, monitoring: enMonitoring, patient: enPatient, appHealth: enAppHealth, appEntry: enAppEntry, appAlerts: enAppAlerts, appDevices: enAppDevices },
-  vi: { common: viCommon, errors: viErrors, tenants: viTenants, org: viOrg, patients: viPatients, doctors: viDoctors, devices: viDevices, imports: viImports, health: viHealth, realtime: viRealtime, monitoring: viMonitoring, patient: viPatient, appHealth: viAppHealth, appEntry: viAppEntry, appAlerts: viAppAlerts, appDevices: viAppDevices },
+  en: { common: enCommon, errors: enErrors, tenants: enTenants, org: enOrg, patients: enPatients, doctors: enDoctors, devices: enDevices, imports: enImports, health: enHealth, realtime: enRealtime, monitoring: enMonitoring, patient: enPatient, appHealth: enAppHealth, appEntry: enAppEntry, appAlerts: enAppAlerts, appDevices: enAppDevices, appSport: enAppSport },
+  vi: { common: viCommon, errors: viErrors, tenants: viTenants, org: viOrg, patients: viPatients, doctors: viDoctors, devices: viDevices, imports: viImports, health: viHealth, realtime: viRealtime, monitoring: viMonitoring, patient: viPatient, appHealth: viAppHealth, appEntry: viAppEntry, appAlerts: viAppAlerts, appDevices: viAppDevices, appSport: viAppSport },
 } as const;
 
 type Catalogue = Record<string, unknown>;

@@ -37,6 +37,7 @@ export const NAMESPACES = [
   'appEntry',
   'appAlerts',
   'appDevices',
+  'appSport',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

@@ -45,6 +45,7 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     appEntry: () => import('../locales/en/appEntry.json', { with: { type: 'json' } }),
     appAlerts: () => import('../locales/en/appAlerts.json', { with: { type: 'json' } }),
     appDevices: () => import('../locales/en/appDevices.json', { with: { type: 'json' } }),
+    appSport: () => import('../locales/en/appSport.json', { with: { type: 'json' } }),
   },
   vi: {
     common: () => import('../locales/vi/common.json', { with: { type: 'json' } }),
@@ -63,6 +64,7 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     appEntry: () => import('../locales/vi/appEntry.json', { with: { type: 'json' } }),
     appAlerts: () => import('../locales/vi/appAlerts.json', { with: { type: 'json' } }),
     appDevices: () => import('../locales/vi/appDevices.json', { with: { type: 'json' } }),
+    appSport: () => import('../locales/vi/appSport.json', { with: { type: 'json' } }),
   },
 };
 
@@ -76,6 +78,7 @@ const EN_CA_LOADERS: Partial<Record<Namespace, () => Promise<{ default: Catalogu
   appEntry: () => import('../locales/en-CA/appEntry.json', { with: { type: 'json' } }),
   appAlerts: () => import('../locales/en-CA/appAlerts.json', { with: { type: 'json' } }),
   appDevices: () => import('../locales/en-CA/appDevices.json', { with: { type: 'json' } }),
+  appSport: () => import('../locales/en-CA/appSport.json', { with: { type: 'json' } }),
 };
 
 /** Canadian English's strings of a namespace, to lay over en's (empty when it has none). */
