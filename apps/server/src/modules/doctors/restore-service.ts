@@ -7,10 +7,27 @@ import { fullNameOf } from '../staff/detail.js';
 import type { DoctorEnvironment } from './doctor-service.js';
 import * as store from './doctor-request-store.js';
 
+/** When a disabled account was deactivated: one disabled before those times were kept counts from its last change. */
+function deactivatedAtOf(user: { deactivatedAt: Date | null; updatedAt: Date }): Date {
+  return user.deactivatedAt ?? user.updatedAt;
+}
+
+/**
+ * Spec §4 on every call that turns a deactivated doctor back on (the restore call, the staff
+ * enable call): only within 30 days of the deactivation, doctor.restorePeriodOver after that.
+ * Other roles and accounts that are not disabled are not concerned.
+ */
+export function assertDoctorRestorable(
+  user: { role: string; status: string; deactivatedAt: Date | null; updatedAt: Date },
+  now: Date,
+): void {
+  if (user.role !== 'DOCTOR' || user.status !== 'DISABLED') return;
+  if (!isRestorable(deactivatedAtOf(user), now)) throw new AppError('doctor.restorePeriodOver');
+}
+
 function toDeactivatedDoctor(row: store.DeactivatedDoctorRow, now: Date): DeactivatedDoctor {
   const { user, centerName } = row;
-  // An account disabled before deactivation times were kept counts from its last change.
-  const deactivatedAt = row.deactivatedAt ?? user.updatedAt;
+  const deactivatedAt = deactivatedAtOf({ deactivatedAt: row.deactivatedAt, updatedAt: user.updatedAt });
   return {
     id: user.id,
     fullName: fullNameOf(user),
@@ -56,8 +73,8 @@ export async function restoreDoctor(environment: DoctorEnvironment, id: string):
     const row = await store.findDeactivatedDoctor(tx, id);
     if (row === undefined) throw new AppError('doctor.notFound');
     if (row.user.status !== 'DISABLED') throw new AppError('doctor.notDeactivated');
+    assertDoctorRestorable({ ...row.user, deactivatedAt: row.deactivatedAt }, now);
     const restored = toDeactivatedDoctor(row, now);
-    if (!restored.restorable) throw new AppError('doctor.restorePeriodOver');
     await reactivateUser(tx, id, now);
     await recordAudit(tx, environment.auth.tenantId, environment.audit, {
       action: 'STAFF_ENABLED',

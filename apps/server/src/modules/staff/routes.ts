@@ -192,7 +192,7 @@ export const staffAccountRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/staff/:id/enable',
     {
       config: { access: 'staff.disable' },
-      schema: { tags, summary: 'Turn a disabled account back on', params: idParams, response: detailResponse },
+      schema: { tags, summary: 'Turn a disabled account back on; a deactivated doctor within 30 days of the deactivation only (doctor.restorePeriodOver after that)', params: idParams, response: detailResponse },
     },
     async (request) => ok(await enableStaff(environmentOf(request), request.params.id)),
   );

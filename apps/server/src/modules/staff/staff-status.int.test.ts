@@ -116,6 +116,27 @@ describe('POST /account/admin/staff/{id}/disable and /enable', () => {
     expect(await statusOf(unactivated.id)).toBe('UNACTIVATED');
   });
 
+  it('re-enables a deactivated doctor within 30 days only, as the restore call (spec §4); other staff at any time', async () => {
+    const org = await organisation(testDb);
+    const assistant = await createTenantUser(testDb.database, org.tenant.id, { role: 'DOCTOR_ASSISTANT', healthCenterId: org.centerA.id });
+    let token = await logInAs(app, org.tenant.code, org.admin);
+    for (const id of [org.doctorA.id, org.doctorB.id, assistant.id]) expect((await disable(token, id, { duration: 'INDEFINITE' })).statusCode).toBe(200);
+    clock.advance(29 * DAY);
+    token = await logInAs(app, org.tenant.code, org.admin);
+    expect((await enable(token, org.doctorA.id)).json()).toMatchObject({ data: { status: 'ACTIVE' } });
+    clock.advance(2 * DAY);
+    token = await logInAs(app, org.tenant.code, org.admin);
+    const late = await enable(token, org.doctorB.id);
+    expect(late.statusCode).toBe(409);
+    expect(late.json()).toMatchObject({ code: 'doctor.restorePeriodOver', message: 'A deactivated doctor can be restored within 30 days only; this period is over' });
+    expect(await statusOf(org.doctorB.id)).toBe('DISABLED');
+    expect((await auditActions(testDb.ownerUrl, org.doctorB.id)).map((row) => row.action)).toEqual(['STAFF_DISABLED']);
+    const restore = await call(app, token, 'PUT', `/account/admin/deactivated-doctors/${org.doctorB.id}/restore`);
+    expect(restore.json()).toMatchObject({ code: 'doctor.restorePeriodOver' });
+    expect(await statusOf(org.doctorB.id)).toBe('DISABLED');
+    expect((await enable(token, assistant.id)).json()).toMatchObject({ data: { status: 'ACTIVE' } });
+  });
+
   it('refuses to disable oneself or a center’s main admin, and bad durations', async () => {
     const org = await organisation(testDb);
     await testDb.database.withTenant(org.tenant.id, (tx) => tx.insert(centerAdmins).values({ tenantId: org.tenant.id, centerId: org.centerA.id, userId: org.adminA.id, kind: 'MAIN' }));

@@ -4,6 +4,7 @@ import { AppError } from '../../http/app-error.js';
 import { deactivationEnd } from '../account/preferences.js';
 import { recordAudit } from '../audit/store.js';
 import { reactivateUser, revokeUserSessions } from '../auth/store.js';
+import { assertDoctorRestorable } from '../doctors/restore-service.js';
 import { findPlatformTenant } from '../tenants/store.js';
 import { detailAfterWrite, checkDoctors, checkTenants, withStaffTarget, type StaffEnvironment, type StaffTarget } from './service.js';
 import * as store from './store.js';
@@ -53,12 +54,16 @@ export async function disableStaff(environment: StaffEnvironment, id: string, in
   return detail;
 }
 
-/** Turns a disabled staff account back on before its time (or one disabled indefinitely). */
+/**
+ * Turns a disabled staff account back on before its time (or one disabled indefinitely). A
+ * deactivated doctor only within 30 days of the deactivation, as the restore call (spec §4).
+ */
 export async function enableStaff(environment: StaffEnvironment, id: string): Promise<StaffDetail> {
   const { clock } = environment;
   return withStaffTarget(environment, id, 'change', async ({ tx, row, tenantId, isPlatform }) => {
     assertTransition('enable', row.user.status);
     const now = clock.now();
+    assertDoctorRestorable(row.user, now);
     await reactivateUser(tx, row.user.id, now);
     await recordAudit(tx, tenantId, environment.audit, {
       action: 'STAFF_ENABLED',
