@@ -3,8 +3,11 @@ import { initReactI18next } from 'react-i18next';
 import { APP_LANGUAGES, baseLanguageOf, type AppLanguage } from '@rpm/i18n/languages';
 import { loadCatalogue, loadEnCaOverrides } from '@rpm/i18n/load';
 
-/** The app's namespaces: its own screens, the API's messages, and measure, unit and status names. */
-const NAMESPACES = ['patient', 'errors', 'health'] as const;
+/**
+ * The app's namespaces: its own screens, the API's messages, measure, unit and status names, and
+ * one per feature (health pages, entry, alerts, devices, sport).
+ */
+const NAMESPACES = ['patient', 'errors', 'health', 'appHealth', 'appEntry', 'appAlerts', 'appDevices', 'appSport'] as const;
 const STORAGE_KEY = 'rpm.patient.language';
 
 /** The language kept from the last visit (en, vi or en-CA); en on a first visit. */
