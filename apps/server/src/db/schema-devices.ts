@@ -1,5 +1,5 @@
-/** Devices and their histories (migrations 0001, 0010). Mirrors the SQL; schema.int.test.ts checks drift. */
-import { pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
+/** Devices and their histories (migrations 0001, 0010, 0035). Mirrors the SQL; schema.int.test.ts checks drift. */
+import { jsonb, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from './schema-columns.js';
 
 export const devices = pgTable(
@@ -28,6 +28,8 @@ export const devices = pgTable(
     createdAt: timestamps('created_at').notNull().defaultNow(),
     updatedAt: timestamps('updated_at').notNull().defaultNow(),
     importId: uuid('import_id'),
+    /** The patient app's watch settings (migration 0035); {} until set, cleared on unbinding. */
+    watchSettings: jsonb('watch_settings').$type<Record<string, unknown>>().notNull().default({}),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );

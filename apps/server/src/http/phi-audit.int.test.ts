@@ -35,6 +35,8 @@ const PATIENT_ROUTE_RULE: readonly RegExp[] = [
   // Another account's photo or activity history: a patient's when that account is a patient's.
   /\/user\/:id\/avatar$/,
   /\/log\/history$/,
+  // The patient app's own reads under /collector (its thresholds, for the entry warning).
+  /^\/collector\/me\//,
 ];
 
 /** Patient-looking routes whose answers name no patient, each with why. */
@@ -63,6 +65,16 @@ const CALLER_OF: Record<string, string> = {
   '/health/doctor/device': 'doctor@demo.example',
   '/health/smadmin/mhsc/device': 'mhsc-admin@demo.example',
   '/health/me/latest': 'patient@demo.example',
+  '/health/me/dashboard': 'patient@demo.example',
+  '/health/me/data': 'patient@demo.example',
+  '/health/me/sleep': 'patient@demo.example',
+  '/health/me/sleep/:recordId': 'patient@demo.example',
+  '/health/me/sleep/:recordId/osahs': 'patient@demo.example',
+  '/collector/me/thresholds': 'patient@demo.example',
+  '/health/me/sport': 'patient@demo.example',
+  '/health/me/sport/:recordId': 'patient@demo.example',
+  '/health/me/weight': 'patient@demo.example',
+  '/health/me/devices': 'patient@demo.example',
 };
 
 let testDb: TestDatabase;
@@ -243,6 +255,9 @@ it('audits every read of a patient’s data with one row naming the patient', as
   const sleep = await one<{ id: string }>('SELECT id FROM sleep_records WHERE patient_id = $1 LIMIT 1', [
     patient.id,
   ]);
+  const sport = await one<{ id: string }>('SELECT id FROM sport_records WHERE patient_id = $1 LIMIT 1', [
+    patient.id,
+  ]);
   await asOwner(testDb.ownerUrl, 'DELETE FROM patient_doctors WHERE patient_id = $1 AND doctor_id = $2', [
     patient.id,
     doctor.id,
@@ -259,7 +274,7 @@ it('audits every read of a patient’s data with one row naming the patient', as
     if (name === 'patientId') return patient.id;
     if (name === 'fileId') return fileId;
     if (name === 'recordId')
-      return url.includes('/ecg/') ? ecg.id : url.includes('/sleep/') ? sleep.id : undefined;
+      return url.includes('/ecg/') ? ecg.id : url.includes('/sleep/') ? sleep.id : url.includes('/sport/') ? sport.id : undefined;
     if (name !== 'id') return undefined;
     if (url.startsWith('/account/patients/')) return patient.id;
     if (url.startsWith('/account/sos-cases/')) return sosCase.id;
@@ -289,6 +304,7 @@ it('audits every read of a patient’s data with one row naming the patient', as
     '/health/device-connection-history/searchByUsername': `username=${encodeURIComponent(connection.username)}`,
     '/health/phone-history/searchByUsername': `username=${encodeURIComponent(phone.username)}`,
     '/health/phone/get-all': `username=${encodeURIComponent(phone.username)}`,
+    '/health/me/data': `measure=HEART_RATE&view=day&date=${at.toISOString().slice(0, 10)}`,
     '/health/patients/:patientId/data': new URLSearchParams({
       measure: 'HEART_RATE',
       view: 'day',
