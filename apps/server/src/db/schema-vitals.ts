@@ -117,8 +117,26 @@ export const sportRecords = pgTable(
     deviceId: uuid('device_id'),
     batchId: uuid('batch_id'),
     receivedAt: timestamps('received_at').notNull().defaultNow(),
+    /** A session tracked in the patient app (migration 0036): its id there, distance and the distance's source. */
+    clientId: uuid('client_id'),
+    distanceM: doublePrecision('distance_m'),
+    distanceSource: text('distance_source'),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+/** A patient's weight goal and the weight it started from (migration 0036). */
+export const weightGoals = pgTable(
+  'weight_goals',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    goalKg: doublePrecision('goal_kg').notNull(),
+    startKg: doublePrecision('start_kg'),
+    setAt: timestamps('set_at').notNull(),
+    setBy: uuid('set_by').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.patientId] })],
 );
 
 export const healthEvents = pgTable(
