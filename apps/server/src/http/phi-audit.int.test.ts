@@ -65,6 +65,7 @@ const CALLER_OF: Record<string, string> = {
   '/health/doctor/device': 'doctor@demo.example',
   '/health/smadmin/mhsc/device': 'mhsc-admin@demo.example',
   '/health/me/latest': 'patient@demo.example',
+  '/collector/me/thresholds': 'patient@demo.example',
   '/health/me/dashboard': 'patient@demo.example',
   '/health/me/data': 'patient@demo.example',
   '/health/me/sleep': 'patient@demo.example',

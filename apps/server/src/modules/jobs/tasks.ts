@@ -3,6 +3,7 @@
  * runner knows all tasks before it starts. Add one line per module.
  */
 import '../alerts/jobs.js';
+import '../doctors/license-reminder-job.js';
 import '../vitals/maintenance-job.js';
 import '../vitals/local-rollups-job.js';
 
