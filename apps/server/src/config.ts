@@ -95,6 +95,7 @@ const environmentSchema = z.object({
     .default(2000),
   JOBS_ENABLED: booleanFromEnv.default(true),
   TRUST_PROXY: trustProxy.default([]),
+  OCR_CLOUD_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL like https://vision.googleapis.com' }).default('https://vision.googleapis.com'),
 });
 
 export interface Config {
@@ -135,6 +136,8 @@ export interface Config {
    * none, request.ip is always the connection's address.
    */
   trustProxy: string[];
+  /** Origin of the cloud OCR service (Google Cloud Vision) used by tenants with an OCR API key; tests point it elsewhere. */
+  ocrCloudUrl?: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -195,6 +198,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     outboxPollMilliseconds: values.OUTBOX_POLL_MS,
     jobsEnabled: values.JOBS_ENABLED,
     trustProxy: values.TRUST_PROXY,
+    ocrCloudUrl: values.OCR_CLOUD_URL,
   };
 }
 

@@ -40,8 +40,11 @@ function assertValid(thresholds: ThresholdSet) {
   }
 }
 
-/** A patient's effective thresholds: a PHI read (they follow the patient's age and care), audited. */
-export function readPatientThresholds(environment: VitalsEnvironment, patientId: string) {
+/**
+ * A patient's effective thresholds: a PHI read (they follow the patient's age and care), audited.
+ * Without a patient id, a patient session's own.
+ */
+export function readPatientThresholds(environment: VitalsEnvironment, patientId: string | undefined) {
   return withVitalsPatient(
     environment,
     { patientId, permission: 'health.view', lock: false, write: false },
