@@ -27,7 +27,7 @@ import {
   type SimulatedSleep,
   type SimulatedEvent,
   type VitalsProfile,
-} from './vitals.js';
+} from '@rpm/vitals-sim';
 
 export interface FleetOptions {
   /** Server origin, e.g. http://localhost:8080 */

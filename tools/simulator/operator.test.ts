@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ageOn, isSessionLost } from './fleet.js';
 import { dueStep, planCase } from './operator.js';
-import { createRandom } from './vitals.js';
+import { createRandom } from '@rpm/vitals-sim';
 
 const MINUTE = 60_000;
 const seenAt = Date.parse('2026-03-02T10:00:00Z');

@@ -7,7 +7,7 @@
  * but left open for a while, so whoever opens the console still sees live work.
  */
 import { CollectorClient, isSessionLost, type ClientLogin } from './fleet.js';
-import { createRandom } from './vitals.js';
+import { createRandom } from '@rpm/vitals-sim';
 
 export interface DutyOperatorOptions extends ClientLogin {
   /** Minutes from first seeing a case to closing it, drawn per case (inclusive bounds). */

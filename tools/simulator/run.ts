@@ -11,7 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { startFleet } from './fleet.js';
-import { parseEventRates, SIMULATED_EVENTS, type SimulatedEvent } from './vitals.js';
+import { parseEventRates, SIMULATED_EVENTS, type SimulatedEvent } from '@rpm/vitals-sim';
 
 const { values } = parseArgs({
   options: {
