@@ -71,7 +71,6 @@ const CALLER_OF: Record<string, string> = {
   '/health/me/sleep': 'patient@demo.example',
   '/health/me/sleep/:recordId': 'patient@demo.example',
   '/health/me/sleep/:recordId/osahs': 'patient@demo.example',
-  '/collector/me/thresholds': 'patient@demo.example',
   '/health/me/sport': 'patient@demo.example',
   '/health/me/sport/:recordId': 'patient@demo.example',
   '/health/me/weight': 'patient@demo.example',
