@@ -199,7 +199,7 @@ export const sportSavedSchema = z.object({
   replayed: z.boolean(),
 });
 
-/** PUT /health/me/weight/goal. */
+/** POST /health/me/weight/goal. */
 export const weightGoalInputSchema = z.object({ goalKg: weightSchema });
 
 export const weightRecordSchema = z.object({

@@ -138,7 +138,7 @@ describe('weight goal, records and BMI', () => {
     expect(empty.json<{ data: unknown }>().data).toMatchObject({ goal: null, heightCm: 170, records: [], bmi: null, band: null, progress: null });
 
     expect((await enter(80, 120)).statusCode).toBe(200);
-    const goal = await call(app, token, 'PUT', '/health/me/weight/goal', { goalKg: 70 });
+    const goal = await call(app, token, 'POST', '/health/me/weight/goal', { goalKg: 70 });
     expect(goal.statusCode, goal.body).toBe(200);
     expect(goal.json<{ data: { goal: { goalKg: number; startKg: number } } }>().data.goal).toMatchObject({ goalKg: 70, startKg: 80 });
 
@@ -157,7 +157,7 @@ describe('weight goal, records and BMI', () => {
 
   it('refuses a goal outside the §5 weight range and keeps the old one', async () => {
     for (const goalKg of [1, 700, -5]) {
-      const response = await call(app, patientToken, 'PUT', '/health/me/weight/goal', { goalKg });
+      const response = await call(app, patientToken, 'POST', '/health/me/weight/goal', { goalKg });
       expect(response.statusCode).toBe(400);
       expect(response.json<{ code: string }>().code).toBe('common.invalidParameter');
     }
@@ -166,8 +166,8 @@ describe('weight goal, records and BMI', () => {
   });
 
   it('answers staff that they have no patient profile', async () => {
-    for (const [method, url] of [['GET', '/health/me/weight'], ['PUT', '/health/me/weight/goal']] as const) {
-      const response = await call(app, operatorToken, method, url, method === 'PUT' ? { goalKg: 60 } : undefined);
+    for (const [method, url] of [['GET', '/health/me/weight'], ['POST', '/health/me/weight/goal']] as const) {
+      const response = await call(app, operatorToken, method, url, method === 'POST' ? { goalKg: 60 } : undefined);
       expect(response.statusCode).toBe(404);
       expect(response.json<{ code: string }>().code).toBe('health.noPatientProfile');
     }

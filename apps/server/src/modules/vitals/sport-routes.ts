@@ -82,7 +82,7 @@ export const sportMeRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ok(await readOwnWeight(environmentOf(request))),
   );
 
-  app.put(
+  app.post(
     '/me/weight/goal',
     {
       config: { access: 'session' },

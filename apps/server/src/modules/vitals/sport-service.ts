@@ -167,7 +167,7 @@ export function readOwnWeight(environment: VitalsEnvironment) {
   return readOwn(environment, 'weight', overviewOf);
 }
 
-/** PUT /health/me/weight/goal: sets the goal; progress counts from the latest weight at this time. */
+/** POST /health/me/weight/goal: sets the goal; progress counts from the latest weight at this time. */
 export function setOwnWeightGoal(environment: VitalsEnvironment, goalKg: number) {
   return writeOwn(environment, async (tx, patient) => {
     const [latest] = await recentWeights(tx, patient.tenantId, patient.id);
