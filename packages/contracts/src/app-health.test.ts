@@ -6,6 +6,7 @@ import {
   measureSlug,
   osahsScreening,
   osahsSeverity,
+  periodStart,
   periodStats,
   shiftPeriod,
   sleepTimings,
@@ -35,6 +36,15 @@ describe('period statistics and navigation', () => {
     expect(shiftPeriod('2026-01-31', 'month', 1)).toBe('2026-02-01');
     expect(shiftPeriod('2026-01-15', 'month', -1)).toBe('2025-12-01');
     expect(shiftPeriod('2026-11-25', 'year', -1)).toBe('2025-01-01');
+  });
+
+  it('finds the first day of a period (weeks from Monday)', () => {
+    expect(periodStart('2026-11-25', 'week')).toBe('2026-11-23');
+    expect(periodStart('2026-11-23', 'week')).toBe('2026-11-23');
+    expect(periodStart('2026-11-22', 'week')).toBe('2026-11-16');
+    expect(periodStart('2026-11-25', 'month')).toBe('2026-11-01');
+    expect(periodStart('2026-11-25', 'year')).toBe('2026-01-01');
+    expect(periodStart('2026-11-25', 'day')).toBe('2026-11-25');
   });
 
   it('names measures in addresses both ways', () => {

@@ -88,6 +88,16 @@ export function shiftPeriod(date: string, view: HealthView, steps: number): stri
   return dateText(new Date(Date.UTC(year + steps, 0, 1)));
 }
 
+/** The first day (YYYY-MM-DD) of the period of `view` holding `date`; weeks start on Monday. */
+export function periodStart(date: string, view: HealthView): string {
+  if (view === 'day') return date;
+  if (view === 'month') return `${date.slice(0, 7)}-01`;
+  if (view === 'year') return `${date.slice(0, 4)}-01-01`;
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const weekday = new Date(Date.UTC(year, month - 1, day)).getUTCDay();
+  return dateText(new Date(Date.UTC(year, month - 1, day - ((weekday + 6) % 7))));
+}
+
 // Sleep ----------------------------------------------------------------------------------------
 
 export interface SleepStageSpan {

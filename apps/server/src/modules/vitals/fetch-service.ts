@@ -31,8 +31,8 @@ import type { TenantTransaction } from '../../db/database.js';
 
 const iso = (date: Date) => date.toISOString();
 
-/** Reads of one patient's health data: health.view, the patient visible, and an audit row (PHI read). */
-function readPatient<T>(
+/** Reads of one patient's health data (`patientId` undefined: a patient session's own): health.view, the patient visible, and an audit row (PHI read). */
+export function readPatient<T>(
   environment: VitalsEnvironment,
   patientId: string | undefined,
   what: string,
@@ -105,7 +105,7 @@ export function checkRange(range: { from: Date; to: Date; view: HealthDataQuery[
  */
 export async function readSeries(
   environment: VitalsEnvironment,
-  patientId: string,
+  patientId: string | undefined,
   query: SeriesQuery,
 ): Promise<LocalHealthSeries> {
   const now = environment.clock.now();
@@ -245,14 +245,14 @@ const sleepSummary = (row: SleepRow) => ({
   reSleepMinutes: row.reSleepMinutes,
 });
 
-export function readSleepList(environment: VitalsEnvironment, patientId: string, query: RecordQuery) {
+export function readSleepList(environment: VitalsEnvironment, patientId: string | undefined, query: RecordQuery) {
   return readPatient(environment, patientId, 'sleep', async (tx, patient) => {
     const { items, total } = await listSleep(tx, pageOfQuery(patient, query));
     return { items: items.map(sleepSummary), page: query.page, size: query.size, total };
   });
 }
 
-export function readSleep(environment: VitalsEnvironment, patientId: string, recordId: string) {
+export function readSleep(environment: VitalsEnvironment, patientId: string | undefined, recordId: string) {
   return readPatient(environment, patientId, `sleep:${recordId}`, async (tx, patient) => {
     const row = await findSleep(tx, patient.tenantId, patient.id, recordId);
     if (row === undefined) throw new AppError('health.recordNotFound');
