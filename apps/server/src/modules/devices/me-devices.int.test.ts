@@ -125,18 +125,18 @@ describe('a bound watch', () => {
     await call(app, patientToken, 'POST', '/health/me/devices', { model: 'V19', serialNumber: stock.serialNumber });
 
     const settings = { nightSpo2Detection: false, fallDetection: true };
-    const saved = await call(app, patientToken, 'PUT', '/health/me/devices/settings', { deviceId: stock.id, settings });
+    const saved = await call(app, patientToken, 'POST', '/health/me/devices/settings', { deviceId: stock.id, settings });
     expect(saved.statusCode).toBe(200);
     expect(dataOf<MyDevice>(saved).settings).toEqual(settings);
-    const upgraded = await call(app, patientToken, 'PUT', '/health/me/devices/firmware', { deviceId: stock.id, firmwareVersion: '1.1.0' });
+    const upgraded = await call(app, patientToken, 'POST', '/health/me/devices/firmware', { deviceId: stock.id, firmwareVersion: '1.1.0' });
     expect(dataOf<MyDevice>(upgraded).firmwareVersion).toBe('1.1.0');
-    const badVersion = await call(app, patientToken, 'PUT', '/health/me/devices/firmware', { deviceId: stock.id, firmwareVersion: 'latest' });
+    const badVersion = await call(app, patientToken, 'POST', '/health/me/devices/firmware', { deviceId: stock.id, firmwareVersion: 'latest' });
     expect(badVersion.statusCode).toBe(400);
     expect((await myDevices(patientToken)).find((device) => device.id === stock.id)).toMatchObject({ settings, firmwareVersion: '1.1.0' });
 
     for (const [method, url, body] of [
-      ['PUT', '/health/me/devices/settings', { deviceId: stock.id, settings }],
-      ['PUT', '/health/me/devices/firmware', { deviceId: stock.id, firmwareVersion: '9.9.9' }],
+      ['POST', '/health/me/devices/settings', { deviceId: stock.id, settings }],
+      ['POST', '/health/me/devices/firmware', { deviceId: stock.id, firmwareVersion: '9.9.9' }],
       ['POST', '/health/me/devices/unbind', { deviceId: stock.id }],
     ] as const) {
       const response = await call(app, otherToken, method, url, body);

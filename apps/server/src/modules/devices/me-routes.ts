@@ -67,7 +67,7 @@ export const deviceMeRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.put(
+  app.post(
     '/me/devices/settings',
     {
       config: { access: 'session' },
@@ -82,7 +82,7 @@ export const deviceMeRoutes: FastifyPluginAsyncZod = async (app) => {
       ok(await updateMyDevice(environmentOf(request), request.body.deviceId, { settings: request.body.settings })),
   );
 
-  app.put(
+  app.post(
     '/me/devices/firmware',
     {
       config: { access: 'session' },
