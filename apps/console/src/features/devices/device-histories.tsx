@@ -1,12 +1,21 @@
 import { useState } from 'react';
-import { Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { APP_STATUSES, CONNECTION_STATUS_NAMES, CONNECTION_STATUSES, DEVICE_MODELS } from '@rpm/contracts';
+import {
+  APP_STATUSES,
+  CONNECTION_STATUS_NAMES,
+  CONNECTION_STATUSES,
+  DEVICE_MODELS,
+  type ConnectionHistoryItem,
+  type PhoneHistoryItem,
+} from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, parseDisplayDate } from '../../lib/format';
 import { DateField } from '../shell/date-field';
 import { SearchIcon } from '../shell/icons';
-import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';
+import type { Column } from '../shell/columns';
+import { DataTable } from '../shell/data-table';
+import { usePagedList } from '../shell/paged-list';
 import { AppStatusBadge, ConnectionBadge } from './device-status';
 import {
   connectionHistoryQuery,
@@ -17,8 +26,6 @@ import {
   type PhoneHistoryFilter,
   type PhoneSortField,
 } from './devices-api';
-
-const PAGE_SIZE = 10;
 
 /** A from/to pair of typed dates (dd/MM/yyyy) as the API's instants: whole local days. */
 function useDateRange(onChange: (range: { start: string | null; end: string | null }) => void) {
@@ -57,12 +64,23 @@ function useDateRange(onChange: (range: { start: string | null; end: string | nu
   return { fields, isSet: from !== '' || to !== '' };
 }
 
+/** The load, empty and no-match words both histories share. */
+function useHistoryTexts() {
+  const { t } = useTranslation('devices');
+  return {
+    loadFailed: t('history.loadFailed'),
+    emptyTitle: t('history.empty'),
+    noMatchTitle: t('history.empty'),
+    noMatchHint: t('history.emptyHint'),
+  };
+}
+
 /** Connection history (spec §7 searchByUsername) of one device or of one account. */
 export function ConnectionHistoryTable({ target }: { target: { deviceId?: string; username?: string } }) {
   const { t } = useTranslation('devices');
   const paged = usePagedList<ConnectionSortField, Omit<ConnectionHistoryFilter, 'search'>>({
     page: 0,
-    size: PAGE_SIZE,
+    size: 10,
     sortField: 'connectedAt',
     sortType: 'desc',
     status: null,
@@ -74,6 +92,55 @@ export function ConnectionHistoryTable({ target }: { target: { deviceId?: string
   const history = useQuery(connectionHistoryQuery(target, { ...filter, search: debouncedSearch }));
   const range = useDateRange(update);
   const isFiltered = debouncedSearch !== '' || filter.status !== null || filter.model !== null || range.isSet;
+  const texts = useHistoryTexts();
+  const columns: Column<ConnectionHistoryItem, ConnectionSortField>[] = [
+    {
+      id: 'connectedAt',
+      header: t('history.connectedAt'),
+      sortField: 'connectedAt',
+      cell: (row) => formatDateTime(row.connectedAt),
+    },
+    {
+      id: 'disconnectedAt',
+      header: t('history.disconnectedAt'),
+      sortField: 'disconnectedAt',
+      cell: (row) =>
+        row.disconnectedAt === null ? (
+          <Text c="dimmed" fz="sm">
+            {t('history.stillConnected')}
+          </Text>
+        ) : (
+          formatDateTime(row.disconnectedAt)
+        ),
+    },
+    {
+      id: 'deviceName',
+      header: t('history.deviceName'),
+      sortField: 'deviceName',
+      cell: (row) => (
+        <>
+          <Text fz="sm">{row.deviceName}</Text>
+          <Text fz="xs" c="dimmed">
+            {row.model}
+          </Text>
+        </>
+      ),
+    },
+    { id: 'username', header: t('history.username'), cell: (row) => row.username },
+    {
+      id: 'status',
+      header: t('history.status'),
+      sortField: 'status',
+      cell: (row) => <ConnectionBadge status={row.status} />,
+    },
+    {
+      id: 'appVersion',
+      header: t('history.appVersion'),
+      sortField: 'appVersion',
+      cell: (row) => row.appVersion,
+    },
+    { id: 'phoneName', header: t('history.phoneName'), sortField: 'phoneName', cell: (row) => row.phoneName },
+  ];
   return (
     <Stack gap="md">
       <Group gap="sm" align="flex-end">
@@ -116,80 +183,15 @@ export function ConnectionHistoryTable({ target }: { target: { deviceId?: string
         ) : null}
         {range.fields}
       </Group>
-      <PagedTableFrame
+      <DataTable
+        columns={columns}
         query={history}
-        page={filter.page}
-        size={PAGE_SIZE}
-        onPage={paged.setPage}
+        list={paged}
+        label={t('detail.connectionHistory')}
+        testId="connection-history-table"
         isFiltered={isFiltered}
-        texts={{
-          loadFailed: t('history.loadFailed'),
-          emptyTitle: t('history.empty'),
-          noMatchTitle: t('history.empty'),
-          noMatchHint: t('history.emptyHint'),
-        }}
-      >
-        {(items, isStale) => (
-          <Table
-            highlightOnHover
-            verticalSpacing="sm"
-            aria-label={t('detail.connectionHistory')}
-            data-testid="connection-history-table"
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <SortHeader field="connectedAt" sort={filter} onSort={paged.sortBy}>
-                  {t('history.connectedAt')}
-                </SortHeader>
-                <SortHeader field="disconnectedAt" sort={filter} onSort={paged.sortBy}>
-                  {t('history.disconnectedAt')}
-                </SortHeader>
-                <SortHeader field="deviceName" sort={filter} onSort={paged.sortBy}>
-                  {t('history.deviceName')}
-                </SortHeader>
-                <Table.Th>{t('history.username')}</Table.Th>
-                <SortHeader field="status" sort={filter} onSort={paged.sortBy}>
-                  {t('history.status')}
-                </SortHeader>
-                <SortHeader field="appVersion" sort={filter} onSort={paged.sortBy}>
-                  {t('history.appVersion')}
-                </SortHeader>
-                <SortHeader field="phoneName" sort={filter} onSort={paged.sortBy}>
-                  {t('history.phoneName')}
-                </SortHeader>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody style={{ opacity: isStale ? 0.6 : 1 }}>
-              {items.map((row) => (
-                <Table.Tr key={row.id}>
-                  <Table.Td>{formatDateTime(row.connectedAt)}</Table.Td>
-                  <Table.Td>
-                    {row.disconnectedAt === null ? (
-                      <Text c="dimmed" fz="sm">
-                        {t('history.stillConnected')}
-                      </Text>
-                    ) : (
-                      formatDateTime(row.disconnectedAt)
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text fz="sm">{row.deviceName}</Text>
-                    <Text fz="xs" c="dimmed">
-                      {row.model}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{row.username}</Table.Td>
-                  <Table.Td>
-                    <ConnectionBadge status={row.status} />
-                  </Table.Td>
-                  <Table.Td>{row.appVersion}</Table.Td>
-                  <Table.Td>{row.phoneName}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </PagedTableFrame>
+        texts={texts}
+      />
     </Stack>
   );
 }
@@ -199,7 +201,7 @@ export function PhoneHistoryTable({ username }: { username: string }) {
   const { t } = useTranslation('devices');
   const paged = usePagedList<PhoneSortField, Omit<PhoneHistoryFilter, 'search'>>({
     page: 0,
-    size: PAGE_SIZE,
+    size: 10,
     sortField: 'recordedAt',
     sortType: 'desc',
     status: null,
@@ -219,6 +221,29 @@ export function PhoneHistoryTable({ username }: { username: string }) {
     filter.phoneName !== null ||
     filter.appVersion !== null ||
     range.isSet;
+  const texts = useHistoryTexts();
+  const columns: Column<PhoneHistoryItem, PhoneSortField>[] = [
+    {
+      id: 'recordedAt',
+      header: t('history.recordedAt'),
+      sortField: 'recordedAt',
+      cell: (row) => formatDateTime(row.recordedAt),
+    },
+    { id: 'phoneName', header: t('history.phoneName'), sortField: 'phoneName', cell: (row) => row.phoneName },
+    { id: 'os', header: t('history.os'), cell: (row) => `${t(`os.${row.os}`)} ${row.osVersion}` },
+    {
+      id: 'appVersion',
+      header: t('history.appVersion'),
+      sortField: 'appVersion',
+      cell: (row) => row.appVersion,
+    },
+    {
+      id: 'status',
+      header: t('history.status'),
+      sortField: 'status',
+      cell: (row) => <AppStatusBadge status={row.status} />,
+    },
+  ];
   return (
     <Stack gap="md">
       <Group gap="sm" align="flex-end">
@@ -267,61 +292,15 @@ export function PhoneHistoryTable({ username }: { username: string }) {
         />
         {range.fields}
       </Group>
-      <PagedTableFrame
+      <DataTable
+        columns={columns}
         query={history}
-        page={filter.page}
-        size={PAGE_SIZE}
-        onPage={paged.setPage}
+        list={paged}
+        label={t('detail.phoneHistory')}
+        testId="phone-history-table"
         isFiltered={isFiltered}
-        texts={{
-          loadFailed: t('history.loadFailed'),
-          emptyTitle: t('history.empty'),
-          noMatchTitle: t('history.empty'),
-          noMatchHint: t('history.emptyHint'),
-        }}
-      >
-        {(items, isStale) => (
-          <Table
-            highlightOnHover
-            verticalSpacing="sm"
-            aria-label={t('detail.phoneHistory')}
-            data-testid="phone-history-table"
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <SortHeader field="recordedAt" sort={filter} onSort={paged.sortBy}>
-                  {t('history.recordedAt')}
-                </SortHeader>
-                <SortHeader field="phoneName" sort={filter} onSort={paged.sortBy}>
-                  {t('history.phoneName')}
-                </SortHeader>
-                <Table.Th>{t('history.os')}</Table.Th>
-                <SortHeader field="appVersion" sort={filter} onSort={paged.sortBy}>
-                  {t('history.appVersion')}
-                </SortHeader>
-                <SortHeader field="status" sort={filter} onSort={paged.sortBy}>
-                  {t('history.status')}
-                </SortHeader>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody style={{ opacity: isStale ? 0.6 : 1 }}>
-              {items.map((row) => (
-                <Table.Tr key={row.id}>
-                  <Table.Td>{formatDateTime(row.recordedAt)}</Table.Td>
-                  <Table.Td>{row.phoneName}</Table.Td>
-                  <Table.Td>
-                    {t(`os.${row.os}`)} {row.osVersion}
-                  </Table.Td>
-                  <Table.Td>{row.appVersion}</Table.Td>
-                  <Table.Td>
-                    <AppStatusBadge status={row.status} />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </PagedTableFrame>
+        texts={texts}
+      />
     </Stack>
   );
 }

@@ -7,11 +7,9 @@ import {
   Menu,
   Select,
   Stack,
-  Table,
   Text,
   TextInput,
   Title,
-  VisuallyHidden,
 } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import {
@@ -27,7 +25,9 @@ import { formatDateTime } from '../../lib/format';
 import { notifyError } from '../../lib/notify';
 import { downloadFile } from '../imports/imports-api';
 import { DotsIcon, PlusIcon, SearchIcon, UploadIcon } from '../shell/icons';
-import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';
+import type { Column } from '../shell/columns';
+import { DataTable } from '../shell/data-table';
+import { usePagedList } from '../shell/paged-list';
 import { Can, usePermissions } from '../shell/permissions';
 import { usePageTitle } from '../shell/use-page-title';
 import { BindDeviceDialog, DeleteDeviceDialog, UnbindDeviceDialog } from './device-dialogs';
@@ -131,6 +131,92 @@ export function DevicesPage() {
   const close = () => {
     setDialog(null);
   };
+  // The export is the server's (same filter and order): its columns are the device import
+  // template's so an exported file imports back unchanged, hence no column here declares `export`.
+  const columns: Column<DeviceSummary, DeviceSortField>[] = [
+    {
+      id: 'serialNumber',
+      header: t('fields.serialNumber'),
+      sortField: 'serialNumber',
+      cell: (device) => (
+        <Anchor
+          component={Link}
+          to={device.id}
+          fw={600}
+          aria-label={t('list.openDevice', { serial: device.serialNumber })}
+        >
+          {device.serialNumber}
+        </Anchor>
+      ),
+    },
+    { id: 'model', header: t('fields.model'), sortField: 'model', cell: (device) => device.model },
+    {
+      id: 'macAddress',
+      header: t('fields.macAddress'),
+      sortField: 'macAddress',
+      cell: (device) => (
+        <>
+          <Text fz="sm" ff="monospace">
+            {device.macAddress ?? ''}
+          </Text>
+          {device.imei === null ? null : (
+            <Text fz="xs" c="dimmed" ff="monospace">
+              {device.imei}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'patient',
+      header: t('fields.patient'),
+      cell: (device) =>
+        device.patient === null ? (
+          <Text c="dimmed" fz="sm">
+            {t('list.unbound')}
+          </Text>
+        ) : (
+          <>
+            <Text fz="sm">{device.patient.fullName}</Text>
+            <Text fz="xs" c="dimmed">
+              {device.accountUsername ?? device.patient.patientCode}
+            </Text>
+          </>
+        ),
+    },
+    {
+      id: 'connectionStatus',
+      header: t('fields.connectionStatus'),
+      sortField: 'status',
+      isNoWrap: true,
+      cell: (device) => <ConnectionBadge status={device.connectionStatus} />,
+    },
+    {
+      id: 'appStatus',
+      header: t('fields.appStatus'),
+      isNoWrap: true,
+      cell: (device) => <AppStatusBadge status={device.appStatus} />,
+    },
+    {
+      id: 'lastSyncedAt',
+      header: t('fields.lastSyncedAt'),
+      sortField: 'lastSync',
+      cell: (device) =>
+        device.lastSyncedAt === null ? (
+          <Text c="dimmed" fz="sm">
+            {t('list.never')}
+          </Text>
+        ) : (
+          formatDateTime(device.lastSyncedAt)
+        ),
+    },
+    {
+      id: 'actions',
+      header: t('fields.actions'),
+      isHeaderHidden: true,
+      cell: (device) => <RowActions device={device} onOpen={setDialog} />,
+    },
+  ];
   const exportList = () => {
     setExporting(true);
     downloadFile(deviceExportPath({ ...filter, search: debouncedSearch }), 'devices.xlsx')
@@ -242,12 +328,14 @@ export function DevicesPage() {
           w={170}
         />
       </Group>
-      <PagedTableFrame
+      <DataTable
+        columns={columns}
         query={devices}
-        page={filter.page}
-        size={PAGE_SIZE}
-        onPage={paged.setPage}
+        list={paged}
+        label={t('title')}
+        testId="devices-table"
         isFiltered={isFiltered}
+        minWidth={960}
         texts={{
           loadFailed: t('list.loadFailed'),
           emptyTitle: t('list.empty'),
@@ -255,97 +343,7 @@ export function DevicesPage() {
           noMatchTitle: t('list.empty'),
           noMatchHint: t('list.emptyHint'),
         }}
-      >
-        {(items, isStale) => (
-          <Table.ScrollContainer minWidth={960}>
-            <Table highlightOnHover verticalSpacing="sm" aria-label={t('title')} data-testid="devices-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <SortHeader field="serialNumber" sort={filter} onSort={paged.sortBy}>
-                    {t('fields.serialNumber')}
-                  </SortHeader>
-                  <SortHeader field="model" sort={filter} onSort={paged.sortBy}>
-                    {t('fields.model')}
-                  </SortHeader>
-                  <SortHeader field="macAddress" sort={filter} onSort={paged.sortBy}>
-                    {t('fields.macAddress')}
-                  </SortHeader>
-                  <Table.Th>{t('fields.patient')}</Table.Th>
-                  <SortHeader field="status" sort={filter} onSort={paged.sortBy}>
-                    {t('fields.connectionStatus')}
-                  </SortHeader>
-                  <Table.Th>{t('fields.appStatus')}</Table.Th>
-                  <SortHeader field="lastSync" sort={filter} onSort={paged.sortBy}>
-                    {t('fields.lastSyncedAt')}
-                  </SortHeader>
-                  <Table.Th>
-                    <VisuallyHidden>{t('fields.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody style={{ opacity: isStale ? 0.6 : 1 }}>
-                {items.map((device) => (
-                  <Table.Tr key={device.id}>
-                    <Table.Td>
-                      <Anchor
-                        component={Link}
-                        to={device.id}
-                        fw={600}
-                        aria-label={t('list.openDevice', { serial: device.serialNumber })}
-                      >
-                        {device.serialNumber}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{device.model}</Table.Td>
-                    <Table.Td>
-                      <Text fz="sm" ff="monospace">
-                        {device.macAddress ?? ''}
-                      </Text>
-                      {device.imei === null ? null : (
-                        <Text fz="xs" c="dimmed" ff="monospace">
-                          {device.imei}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      {device.patient === null ? (
-                        <Text c="dimmed" fz="sm">
-                          {t('list.unbound')}
-                        </Text>
-                      ) : (
-                        <>
-                          <Text fz="sm">{device.patient.fullName}</Text>
-                          <Text fz="xs" c="dimmed">
-                            {device.accountUsername ?? device.patient.patientCode}
-                          </Text>
-                        </>
-                      )}
-                    </Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      <ConnectionBadge status={device.connectionStatus} />
-                    </Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      <AppStatusBadge status={device.appStatus} />
-                    </Table.Td>
-                    <Table.Td>
-                      {device.lastSyncedAt === null ? (
-                        <Text c="dimmed" fz="sm">
-                          {t('list.never')}
-                        </Text>
-                      ) : (
-                        formatDateTime(device.lastSyncedAt)
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <RowActions device={device} onOpen={setDialog} />
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </PagedTableFrame>
+      />
       <DeviceFormDialog
         opened={dialog?.kind === 'create' || dialog?.kind === 'edit'}
         device={dialog?.kind === 'edit' ? dialog.device : null}

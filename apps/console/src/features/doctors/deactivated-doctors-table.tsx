@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DOCTOR_RESTORE_DAYS, type DeactivatedDoctor } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
@@ -7,10 +7,11 @@ import { errorMessageFor } from '../../api/error-reaction';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { SearchIcon } from '../shell/icons';
-import { PagedTableFrame, usePagedList } from '../shell/paged-list';
+import type { Column } from '../shell/columns';
+import { DataTable } from '../shell/data-table';
+import { TwoLineCell } from '../shell/data-table-cells';
+import { usePagedList } from '../shell/paged-list';
 import { deactivatedDoctorsQuery, refreshDoctors, restoreDoctor } from './doctors-api';
-
-const PAGE_SIZE = 10;
 
 function DaysLeft({ doctor }: { doctor: DeactivatedDoctor }) {
   const { t } = useTranslation('doctors');
@@ -37,7 +38,7 @@ export function DeactivatedDoctorsTable() {
     { page: number; size: number; sortField: 'deactivated'; sortType: 'asc' | 'desc' }
   >({
     page: 0,
-    size: PAGE_SIZE,
+    size: 10,
     sortField: 'deactivated',
     sortType: 'desc',
   });
@@ -55,6 +56,50 @@ export function DeactivatedDoctorsTable() {
       setRestoring(null);
     },
   });
+  const columns: Column<DeactivatedDoctor, 'deactivated'>[] = [
+    {
+      id: 'doctor',
+      header: t('requests.doctor'),
+      cell: (doctor) => <TwoLineCell title={doctor.fullName} detail={doctor.email ?? doctor.phone ?? ''} />,
+    },
+    {
+      id: 'center',
+      header: t('list.center'),
+      cell: (doctor) => <Text fz="sm">{doctor.center?.name ?? '—'}</Text>,
+    },
+    {
+      id: 'since',
+      header: t('deactivated.since'),
+      cell: (doctor) => <Text fz="sm">{formatDateTime(doctor.deactivatedAt)}</Text>,
+    },
+    {
+      id: 'restoreUntil',
+      header: t('deactivated.restoreUntil'),
+      cell: (doctor) => (
+        <Stack gap={2} align="flex-start">
+          <Text fz="sm">{formatDate(doctor.restoreUntil)}</Text>
+          <DaysLeft doctor={doctor} />
+        </Stack>
+      ),
+    },
+    {
+      id: 'actions',
+      header: t('requests.actions'),
+      cell: (doctor) => (
+        <Button
+          size="xs"
+          variant="light"
+          onClick={() => {
+            restore.reset();
+            setRestoring(doctor);
+          }}
+          aria-label={t('deactivated.restoreLabel', { name: doctor.fullName })}
+        >
+          {t('deactivated.restore')}
+        </Button>
+      ),
+    },
+  ];
   return (
     <Stack gap="md">
       <Text c="dimmed" fz="sm">
@@ -72,11 +117,12 @@ export function DeactivatedDoctorsTable() {
           w={280}
         />
       </Group>
-      <PagedTableFrame
+      <DataTable
+        columns={columns}
         query={doctors}
-        page={filter.page}
-        size={PAGE_SIZE}
-        onPage={paged.setPage}
+        list={paged}
+        label={t('requests.tabs.deactivated')}
+        testId="deactivated-doctors"
         isFiltered={debouncedSearch !== ''}
         texts={{
           loadFailed: t('deactivated.loadFailed'),
@@ -84,65 +130,7 @@ export function DeactivatedDoctorsTable() {
           noMatchTitle: t('requests.noMatchTitle'),
           noMatchHint: t('requests.noMatchHint'),
         }}
-      >
-        {(items, isStale) => (
-          <Table
-            highlightOnHover
-            verticalSpacing="sm"
-            aria-label={t('requests.tabs.deactivated')}
-            data-testid="deactivated-doctors"
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('requests.doctor')}</Table.Th>
-                <Table.Th>{t('list.center')}</Table.Th>
-                <Table.Th>{t('deactivated.since')}</Table.Th>
-                <Table.Th>{t('deactivated.restoreUntil')}</Table.Th>
-                <Table.Th>{t('requests.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody style={{ opacity: isStale ? 0.6 : 1 }}>
-              {items.map((doctor) => (
-                <Table.Tr key={doctor.id}>
-                  <Table.Td>
-                    <Text fz="sm" fw={600}>
-                      {doctor.fullName}
-                    </Text>
-                    <Text fz="xs" c="dimmed">
-                      {doctor.email ?? doctor.phone ?? ''}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text fz="sm">{doctor.center?.name ?? '—'}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text fz="sm">{formatDateTime(doctor.deactivatedAt)}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Stack gap={2} align="flex-start">
-                      <Text fz="sm">{formatDate(doctor.restoreUntil)}</Text>
-                      <DaysLeft doctor={doctor} />
-                    </Stack>
-                  </Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="xs"
-                      variant="light"
-                      onClick={() => {
-                        restore.reset();
-                        setRestoring(doctor);
-                      }}
-                      aria-label={t('deactivated.restoreLabel', { name: doctor.fullName })}
-                    >
-                      {t('deactivated.restore')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </PagedTableFrame>
+      />
       <Modal
         opened={restoring !== null}
         onClose={() => {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DOCTOR_REQUEST_KINDS, type DoctorRequest, type DoctorRequestKind } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,10 @@ import { formatDate, formatDateTime } from '../../lib/format';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { useOrgReach } from '../levels/use-org-reach';
 import { SearchIcon } from '../shell/icons';
-import { PagedTableFrame, usePagedList } from '../shell/paged-list';
+import type { Column } from '../shell/columns';
+import { DataTable } from '../shell/data-table';
+import { TwoLineCell } from '../shell/data-table-cells';
+import { usePagedList } from '../shell/paged-list';
 import { DecisionDialog } from './decision-dialog';
 import {
   decideDoctorRequest,
@@ -17,7 +20,34 @@ import {
   type DoctorRequestFilter,
 } from './doctors-api';
 
-const PAGE_SIZE = 10;
+/** Approve and Reject of one request row, named after whom the request is about. */
+export function DecisionButtons({
+  name,
+  onApprove,
+  onReject,
+}: {
+  name: string;
+  onApprove: () => void;
+  onReject: () => void;
+}) {
+  const { t } = useTranslation('doctors');
+  return (
+    <>
+      <Button size="xs" color="teal" onClick={onApprove} aria-label={t('requests.approveLabel', { name })}>
+        {t('decision.approve.confirm')}
+      </Button>
+      <Button
+        size="xs"
+        variant="light"
+        color="red"
+        onClick={onReject}
+        aria-label={t('requests.rejectLabel', { name })}
+      >
+        {t('decision.reject.confirm')}
+      </Button>
+    </>
+  );
+}
 
 /** Approving a registration of a doctor without a health center asks which center they join. */
 function ApproveDialog({ request, onClose }: { request: DoctorRequest | null; onClose: () => void }) {
@@ -107,7 +137,7 @@ export function DoctorRequestsTable() {
     Omit<DoctorRequestFilter, 'search'> & { sortField: 'requested'; sortType: 'asc' | 'desc' }
   >({
     page: 0,
-    size: PAGE_SIZE,
+    size: 10,
     sortField: 'requested',
     sortType: 'asc',
     kind: null,
@@ -133,6 +163,62 @@ export function DoctorRequestsTable() {
       setRejecting(null);
     },
   });
+  const columns: Column<DoctorRequest, 'requested'>[] = [
+    {
+      id: 'doctor',
+      header: t('requests.doctor'),
+      cell: (request) => (
+        <TwoLineCell
+          title={request.doctor.fullName}
+          detail={request.doctor.email ?? request.doctor.phone ?? ''}
+        />
+      ),
+    },
+    {
+      id: 'kind',
+      header: t('requests.kind'),
+      cell: (request) => (
+        <>
+          <Text fz="sm">{t(`doctorRequests.kind.${request.kind}`)}</Text>
+          {request.kind === 'DEACTIVATION' ? (
+            <Text fz="xs" c="dimmed">
+              {request.until === null
+                ? t('doctorRequests.indefinitely')
+                : t('doctorRequests.until', { date: formatDate(request.until) })}
+            </Text>
+          ) : null}
+        </>
+      ),
+    },
+    {
+      id: 'center',
+      header: t('list.center'),
+      cell: (request) => request.doctor.center?.name ?? <Text c="dimmed">—</Text>,
+    },
+    {
+      id: 'requested',
+      header: t('requests.created'),
+      cell: (request) => formatDateTime(request.requestedAt),
+    },
+    {
+      id: 'actions',
+      header: t('requests.actions'),
+      cell: (request) => (
+        <Group gap={6} wrap="nowrap">
+          <DecisionButtons
+            name={request.doctor.fullName}
+            onApprove={() => {
+              setApproving(request);
+            }}
+            onReject={() => {
+              reject.reset();
+              setRejecting(request);
+            }}
+          />
+        </Group>
+      ),
+    },
+  ];
   return (
     <Stack gap="md">
       <Group gap="sm" align="flex-end">
@@ -161,11 +247,12 @@ export function DoctorRequestsTable() {
           w={200}
         />
       </Group>
-      <PagedTableFrame
+      <DataTable
+        columns={columns}
         query={requests}
-        page={filter.page}
-        size={PAGE_SIZE}
-        onPage={paged.setPage}
+        list={paged}
+        label={t('requests.tabs.doctors')}
+        testId="doctor-requests"
         isFiltered={debouncedSearch !== '' || filter.kind !== null}
         texts={{
           loadFailed: t('requests.loadFailed'),
@@ -173,78 +260,7 @@ export function DoctorRequestsTable() {
           noMatchTitle: t('requests.noMatchTitle'),
           noMatchHint: t('requests.noMatchHint'),
         }}
-      >
-        {(items, isStale) => (
-          <Table
-            highlightOnHover
-            verticalSpacing="sm"
-            aria-label={t('requests.tabs.doctors')}
-            data-testid="doctor-requests"
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('requests.doctor')}</Table.Th>
-                <Table.Th>{t('requests.kind')}</Table.Th>
-                <Table.Th>{t('list.center')}</Table.Th>
-                <Table.Th>{t('requests.created')}</Table.Th>
-                <Table.Th>{t('requests.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody style={{ opacity: isStale ? 0.6 : 1 }}>
-              {items.map((request) => (
-                <Table.Tr key={request.id}>
-                  <Table.Td>
-                    <Text fz="sm" fw={600}>
-                      {request.doctor.fullName}
-                    </Text>
-                    <Text fz="xs" c="dimmed">
-                      {request.doctor.email ?? request.doctor.phone ?? ''}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text fz="sm">{t(`doctorRequests.kind.${request.kind}`)}</Text>
-                    {request.kind === 'DEACTIVATION' ? (
-                      <Text fz="xs" c="dimmed">
-                        {request.until === null
-                          ? t('doctorRequests.indefinitely')
-                          : t('doctorRequests.until', { date: formatDate(request.until) })}
-                      </Text>
-                    ) : null}
-                  </Table.Td>
-                  <Table.Td>{request.doctor.center?.name ?? <Text c="dimmed">—</Text>}</Table.Td>
-                  <Table.Td>{formatDateTime(request.requestedAt)}</Table.Td>
-                  <Table.Td>
-                    <Group gap={6} wrap="nowrap">
-                      <Button
-                        size="xs"
-                        color="teal"
-                        onClick={() => {
-                          setApproving(request);
-                        }}
-                        aria-label={t('requests.approveLabel', { name: request.doctor.fullName })}
-                      >
-                        {t('decision.approve.confirm')}
-                      </Button>
-                      <Button
-                        size="xs"
-                        variant="light"
-                        color="red"
-                        onClick={() => {
-                          reject.reset();
-                          setRejecting(request);
-                        }}
-                        aria-label={t('requests.rejectLabel', { name: request.doctor.fullName })}
-                      >
-                        {t('decision.reject.confirm')}
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </PagedTableFrame>
+      />
       <ApproveDialog
         request={approving}
         onClose={() => {

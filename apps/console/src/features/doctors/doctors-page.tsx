@@ -1,4 +1,4 @@
-import { Anchor, Group, Rating, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Group, Rating, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import {
   DOCTOR_KINDS,
@@ -6,6 +6,7 @@ import {
   SPECIALTY_CODES,
   type DegreeCode,
   type DoctorKind,
+  type DoctorSummary,
   type LicenseState,
   type SpecialtyCode,
 } from '@rpm/contracts';
@@ -14,12 +15,12 @@ import { Link } from 'react-router';
 import { formatNumber } from '../../lib/format';
 import { useOrgReach } from '../levels/use-org-reach';
 import { SearchIcon } from '../shell/icons';
-import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';
+import type { Column } from '../shell/columns';
+import { DataTable } from '../shell/data-table';
+import { usePagedList } from '../shell/paged-list';
 import { usePageTitle } from '../shell/use-page-title';
 import { LicenseBadge, SpecialtyChips } from './doctor-badges';
 import { doctorListQuery, type DoctorFilter, type DoctorSortField } from './doctors-api';
-
-const PAGE_SIZE = 10;
 
 /**
  * The doctor list (spec §2): the doctors of the caller's level, searchable by name, email or phone,
@@ -31,7 +32,7 @@ export function DoctorsPage() {
   const { centers } = useOrgReach();
   const paged = usePagedList<DoctorSortField, Omit<DoctorFilter, 'search'>>({
     page: 0,
-    size: PAGE_SIZE,
+    size: 10,
     sortField: 'name',
     sortType: 'asc',
     specialty: null,
@@ -47,6 +48,66 @@ export function DoctorsPage() {
     filter.centerId !== null ||
     filter.kind !== null ||
     filter.licenseState !== null;
+  const columns: Column<DoctorSummary, DoctorSortField>[] = [
+    {
+      id: 'name',
+      header: t('list.name'),
+      sortField: 'name',
+      cell: (doctor) => (
+        <>
+          <Anchor component={Link} to={doctor.id} fw={600}>
+            {doctor.fullName}
+          </Anchor>
+          <Text fz="xs" c="dimmed">
+            {t(`kind.${doctor.kind}`)}
+            {doctor.degreeCode === null ? '' : ` · ${t(`degree.${doctor.degreeCode as DegreeCode}`)}`}
+          </Text>
+        </>
+      ),
+    },
+    {
+      id: 'specialties',
+      header: t('list.specialties'),
+      cell: (doctor) => <SpecialtyChips specialties={doctor.specialties} max={3} />,
+    },
+    {
+      id: 'center',
+      header: t('list.center'),
+      cell: (doctor) => doctor.center?.name ?? <Text c="dimmed">—</Text>,
+    },
+    {
+      id: 'experience',
+      header: t('list.experience'),
+      sortField: 'experience',
+      cell: (doctor) =>
+        doctor.yearsOfExperience === null ? '—' : t('list.years', { count: doctor.yearsOfExperience }),
+    },
+    {
+      id: 'rating',
+      header: t('list.rating'),
+      sortField: 'rating',
+      cell: (doctor) => (
+        <Group gap={6} wrap="nowrap">
+          <Rating
+            value={doctor.ratingAverage}
+            fractions={10}
+            readOnly
+            size="xs"
+            role="img"
+            aria-label={t('list.ratingLabel', { value: formatNumber(doctor.ratingAverage, 1) })}
+          />
+          <Text fz="xs" c="dimmed">
+            {formatNumber(doctor.ratingAverage, 1)} ({formatNumber(doctor.ratingCount)})
+          </Text>
+        </Group>
+      ),
+    },
+    {
+      id: 'license',
+      header: t('list.license'),
+      cell: (doctor) => <LicenseBadge state={doctor.licenseState} isShort />,
+    },
+  ];
 
   return (
     <Stack gap="lg" maw={1280}>
@@ -120,11 +181,12 @@ export function DoctorsPage() {
           w={170}
         />
       </Group>
-      <PagedTableFrame
+      <DataTable
+        columns={columns}
         query={doctors}
-        page={filter.page}
-        size={PAGE_SIZE}
-        onPage={paged.setPage}
+        list={paged}
+        label={t('list.title')}
+        testId="doctors-table"
         isFiltered={isFiltered}
         texts={{
           loadFailed: t('list.loadFailed'),
@@ -133,77 +195,7 @@ export function DoctorsPage() {
           noMatchTitle: t('list.noMatchTitle'),
           noMatchHint: t('list.noMatchHint'),
         }}
-      >
-        {(items, isStale) => (
-          <Table
-            highlightOnHover
-            verticalSpacing="sm"
-            aria-label={t('list.title')}
-            data-testid="doctors-table"
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <SortHeader field="name" sort={filter} onSort={paged.sortBy}>
-                  {t('list.name')}
-                </SortHeader>
-                <Table.Th>{t('list.specialties')}</Table.Th>
-                <Table.Th>{t('list.center')}</Table.Th>
-                <SortHeader field="experience" sort={filter} onSort={paged.sortBy}>
-                  {t('list.experience')}
-                </SortHeader>
-                <SortHeader field="rating" sort={filter} onSort={paged.sortBy}>
-                  {t('list.rating')}
-                </SortHeader>
-                <Table.Th>{t('list.license')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody style={{ opacity: isStale ? 0.6 : 1 }}>
-              {items.map((doctor) => (
-                <Table.Tr key={doctor.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={doctor.id} fw={600}>
-                      {doctor.fullName}
-                    </Anchor>
-                    <Text fz="xs" c="dimmed">
-                      {t(`kind.${doctor.kind}`)}
-                      {doctor.degreeCode === null
-                        ? ''
-                        : ` · ${t(`degree.${doctor.degreeCode as DegreeCode}`)}`}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <SpecialtyChips specialties={doctor.specialties} max={3} />
-                  </Table.Td>
-                  <Table.Td>{doctor.center?.name ?? <Text c="dimmed">—</Text>}</Table.Td>
-                  <Table.Td>
-                    {doctor.yearsOfExperience === null
-                      ? '—'
-                      : t('list.years', { count: doctor.yearsOfExperience })}
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={6} wrap="nowrap">
-                      <Rating
-                        value={doctor.ratingAverage}
-                        fractions={10}
-                        readOnly
-                        size="xs"
-                        role="img"
-                        aria-label={t('list.ratingLabel', { value: formatNumber(doctor.ratingAverage, 1) })}
-                      />
-                      <Text fz="xs" c="dimmed">
-                        {formatNumber(doctor.ratingAverage, 1)} ({formatNumber(doctor.ratingCount)})
-                      </Text>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <LicenseBadge state={doctor.licenseState} isShort />
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </PagedTableFrame>
+      />
     </Stack>
   );
 }

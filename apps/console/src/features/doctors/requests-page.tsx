@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Select, Stack, Table, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Select, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CARE_REQUEST_KINDS,
@@ -13,15 +13,17 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { formatDateTime } from '../../lib/format';
 import { notifySuccess } from '../../lib/notify';
-import { PagedTableFrame, usePagedList } from '../shell/paged-list';
+import type { Column } from '../shell/columns';
+import { DataTable } from '../shell/data-table';
+import { TwoLineCell } from '../shell/data-table-cells';
+import { usePagedList } from '../shell/paged-list';
 import { usePermissions } from '../shell/permissions';
 import { usePageTitle } from '../shell/use-page-title';
 import { DecisionDialog, type Decision } from './decision-dialog';
 import { DeactivatedDoctorsTable } from './deactivated-doctors-table';
-import { DoctorRequestsTable } from './doctor-requests-table';
+import { DecisionButtons, DoctorRequestsTable } from './doctor-requests-table';
 import { decideRequest, refreshDoctors, requestListQuery, type RequestFilter } from './doctors-api';
 
-const PAGE_SIZE = 10;
 const STATUS_COLOR: Record<CareRequestStatus, string> = {
   WAITING: 'yellow',
   APPROVED: 'teal',
@@ -47,7 +49,7 @@ function RequestBox({ box }: { box: RequestFilter['box'] }) {
     Omit<RequestFilter, 'box'> & { sortField: 'created'; sortType: 'desc' | 'asc' }
   >({
     page: 0,
-    size: PAGE_SIZE,
+    size: 10,
     sortField: 'created',
     sortType: 'desc',
     status: box === 'received' ? 'WAITING' : null,
@@ -80,6 +82,91 @@ function RequestBox({ box }: { box: RequestFilter['box'] }) {
     setPending({ request, decision });
   };
   const isFiltered = filter.status !== null || filter.kind !== null;
+  const columns: Column<CareRequest, 'created'>[] = [
+    {
+      id: 'kind',
+      header: t('requests.kind'),
+      cell: (request) => (
+        <>
+          <Text fz="sm">{t(`requestKind.${request.kind}`)}</Text>
+          {box === 'received' ? (
+            <Text fz="xs" c="dimmed">
+              {t('requests.from', { name: request.requester.fullName })}
+            </Text>
+          ) : null}
+        </>
+      ),
+    },
+    {
+      id: 'patient',
+      header: t('requests.patient'),
+      cell: (request) => (
+        <TwoLineCell title={request.patient.fullName} detail={request.patient.patientCode} />
+      ),
+    },
+    { id: 'doctor', header: t('requests.doctor'), cell: (request) => request.doctor.fullName },
+    { id: 'relation', header: t('requests.relation'), cell: (request) => t(`relation.${request.relation}`) },
+    {
+      id: 'status',
+      header: t('requests.status'),
+      cell: (request) => (
+        <>
+          <RequestStatusBadge status={request.status} />
+          {request.rejectReason === null ? null : (
+            <Text fz="xs" c="dimmed" mt={2}>
+              {request.rejectReason}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'created',
+      header: t('requests.created'),
+      cell: (request) => (
+        <>
+          <Text fz="sm">{formatDateTime(request.createdAt)}</Text>
+          {request.message === '' ? null : (
+            <Text fz="xs" c="dimmed" lineClamp={2} maw={260}>
+              {request.message}
+            </Text>
+          )}
+        </>
+      ),
+    },
+    {
+      id: 'actions',
+      header: t('requests.actions'),
+      cell: (request) => (
+        <Group gap={6} wrap="nowrap">
+          {box === 'received' && canTransition('approve', request.status) ? (
+            <DecisionButtons
+              name={request.patient.fullName}
+              onApprove={() => {
+                open(request, 'approve');
+              }}
+              onReject={() => {
+                open(request, 'reject');
+              }}
+            />
+          ) : null}
+          {box === 'sent' && canTransition('cancel', request.status) ? (
+            <Button
+              size="xs"
+              variant="light"
+              color="red"
+              onClick={() => {
+                open(request, 'cancel');
+              }}
+              aria-label={t('requests.cancelLabel', { name: request.patient.fullName })}
+            >
+              {t('decision.cancel.confirm')}
+            </Button>
+          ) : null}
+        </Group>
+      ),
+    },
+  ];
 
   return (
     <Stack gap="md">
@@ -112,11 +199,13 @@ function RequestBox({ box }: { box: RequestFilter['box'] }) {
           w={220}
         />
       </Group>
-      <PagedTableFrame
+      <DataTable
+        columns={columns}
         query={requests}
-        page={filter.page}
-        size={PAGE_SIZE}
-        onPage={paged.setPage}
+        list={paged}
+        label={t(`requests.tabs.${box}`)}
+        testId={`requests-${box}`}
+        rowTestId="request-row"
         isFiltered={isFiltered}
         texts={{
           loadFailed: t('requests.loadFailed'),
@@ -124,110 +213,7 @@ function RequestBox({ box }: { box: RequestFilter['box'] }) {
           noMatchTitle: t('requests.noMatchTitle'),
           noMatchHint: t('requests.noMatchHint'),
         }}
-      >
-        {(items, isStale) => (
-          <Table
-            highlightOnHover
-            verticalSpacing="sm"
-            aria-label={t(`requests.tabs.${box}`)}
-            data-testid={`requests-${box}`}
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('requests.kind')}</Table.Th>
-                <Table.Th>{t('requests.patient')}</Table.Th>
-                <Table.Th>{t('requests.doctor')}</Table.Th>
-                <Table.Th>{t('requests.relation')}</Table.Th>
-                <Table.Th>{t('requests.status')}</Table.Th>
-                <Table.Th>{t('requests.created')}</Table.Th>
-                <Table.Th>{t('requests.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody style={{ opacity: isStale ? 0.6 : 1 }}>
-              {items.map((request) => (
-                <Table.Tr key={request.id} data-testid="request-row">
-                  <Table.Td>
-                    <Text fz="sm">{t(`requestKind.${request.kind}`)}</Text>
-                    {box === 'received' ? (
-                      <Text fz="xs" c="dimmed">
-                        {t('requests.from', { name: request.requester.fullName })}
-                      </Text>
-                    ) : null}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text fz="sm" fw={600}>
-                      {request.patient.fullName}
-                    </Text>
-                    <Text fz="xs" c="dimmed">
-                      {request.patient.patientCode}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{request.doctor.fullName}</Table.Td>
-                  <Table.Td>{t(`relation.${request.relation}`)}</Table.Td>
-                  <Table.Td>
-                    <RequestStatusBadge status={request.status} />
-                    {request.rejectReason === null ? null : (
-                      <Text fz="xs" c="dimmed" mt={2}>
-                        {request.rejectReason}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text fz="sm">{formatDateTime(request.createdAt)}</Text>
-                    {request.message === '' ? null : (
-                      <Text fz="xs" c="dimmed" lineClamp={2} maw={260}>
-                        {request.message}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={6} wrap="nowrap">
-                      {box === 'received' && canTransition('approve', request.status) ? (
-                        <>
-                          <Button
-                            size="xs"
-                            color="teal"
-                            onClick={() => {
-                              open(request, 'approve');
-                            }}
-                            aria-label={t('requests.approveLabel', { name: request.patient.fullName })}
-                          >
-                            {t('decision.approve.confirm')}
-                          </Button>
-                          <Button
-                            size="xs"
-                            variant="light"
-                            color="red"
-                            onClick={() => {
-                              open(request, 'reject');
-                            }}
-                            aria-label={t('requests.rejectLabel', { name: request.patient.fullName })}
-                          >
-                            {t('decision.reject.confirm')}
-                          </Button>
-                        </>
-                      ) : null}
-                      {box === 'sent' && canTransition('cancel', request.status) ? (
-                        <Button
-                          size="xs"
-                          variant="light"
-                          color="red"
-                          onClick={() => {
-                            open(request, 'cancel');
-                          }}
-                          aria-label={t('requests.cancelLabel', { name: request.patient.fullName })}
-                        >
-                          {t('decision.cancel.confirm')}
-                        </Button>
-                      ) : null}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </PagedTableFrame>
+      />
       <DecisionDialog
         decision={pending?.decision ?? null}
         subject={

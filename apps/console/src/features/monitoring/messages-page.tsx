@@ -1,16 +1,17 @@
-import { Anchor, Badge, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { MESSAGE_KINDS, MESSAGE_STATUSES } from '@rpm/contracts';
+import { MESSAGE_KINDS, MESSAGE_STATUSES, type MessageEntry } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/format';
 import { DayFilterField } from '../shell/date-field';
 import { SearchIcon } from '../shell/icons';
-import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';
+import type { Column } from '../shell/columns';
+import { DataTable } from '../shell/data-table';
+import { usePagedList } from '../shell/paged-list';
 import { usePageTitle } from '../shell/use-page-title';
 import { messageListQuery, type MessageFilter } from './monitoring-api';
 
-const PAGE_SIZE = 20;
 const STATUS_COLOR: Record<(typeof MESSAGE_STATUSES)[number], string> = {
   PENDING: 'yellow',
   SENT: 'teal',
@@ -23,12 +24,11 @@ const STATUS_COLOR: Record<(typeof MESSAGE_STATUSES)[number], string> = {
 export function MessagesPage() {
   const { t } = useTranslation('monitoring');
   // The adapters' names in words; an adapter added later shows its own name until it is worded.
-  const providerLabel = (provider: string) =>
-    t(`messages.providers.${provider}`, { defaultValue: provider });
+  const providerLabel = (provider: string) => t(`messages.providers.${provider}`, { defaultValue: provider });
   usePageTitle(t('messages.title'));
   const paged = usePagedList<'sent', Omit<MessageFilter, 'search'>>({
     page: 0,
-    size: PAGE_SIZE,
+    size: 20,
     sortField: 'sent',
     sortType: 'desc',
     kind: null,
@@ -44,6 +44,73 @@ export function MessagesPage() {
     filter.status !== null ||
     filter.from !== null ||
     filter.to !== null;
+  const columns: Column<MessageEntry, 'sent'>[] = [
+    { id: 'kind', header: t('messages.columns.kind'), cell: (row) => t(`messageKind.${row.kind}`) },
+    {
+      id: 'from',
+      header: t('messages.columns.from'),
+      isMonospace: true,
+      cell: (row) => (row.from === '' ? '—' : row.from),
+    },
+    {
+      id: 'to',
+      header: t('messages.columns.to'),
+      cell: (row) => (
+        <>
+          <Text fz="sm" ff="monospace">
+            {row.to}
+          </Text>
+          <Text fz="xs" c="dimmed">
+            {row.toName}
+          </Text>
+        </>
+      ),
+    },
+    {
+      id: 'patient',
+      header: t('messages.columns.patient'),
+      isNoWrap: true,
+      cell: (row) =>
+        row.sosCaseId === null ? (
+          row.patient.fullName
+        ) : (
+          <Anchor component={Link} to={`../sos/${row.sosCaseId}`} relative="path">
+            {row.patient.fullName}
+          </Anchor>
+        ),
+    },
+    {
+      id: 'purpose',
+      header: t('messages.columns.purpose'),
+      cell: (row) => t(`purpose.${row.purpose}`, { defaultValue: row.purpose }),
+    },
+    {
+      id: 'provider',
+      header: t('messages.columns.provider'),
+      cell: (row) => (row.provider === null ? '—' : providerLabel(row.provider)),
+    },
+    {
+      id: 'sent',
+      header: t('messages.columns.sent'),
+      sortField: 'sent',
+      isNoWrap: true,
+      cell: (row) => formatDateTime(row.sentAt),
+    },
+    {
+      id: 'status',
+      header: t('messages.columns.status'),
+      cell: (row) => (
+        <Badge
+          variant="light"
+          color={STATUS_COLOR[row.status]}
+          tt="none"
+          styles={{ label: { overflow: 'visible' } }}
+        >
+          {t(`messageStatus.${row.status}`)}
+        </Badge>
+      ),
+    },
+  ];
 
   return (
     <Stack gap="lg" maw={1380}>
@@ -98,11 +165,13 @@ export function MessagesPage() {
           }}
         />
       </Group>
-      <PagedTableFrame
+      <DataTable
+        columns={columns}
         query={messages}
-        page={filter.page}
-        size={PAGE_SIZE}
-        onPage={paged.setPage}
+        list={paged}
+        label={t('messages.title')}
+        testId="messages-table"
+        rowTestId="message-row"
         isFiltered={isFiltered}
         texts={{
           loadFailed: t('messages.loadError'),
@@ -110,69 +179,7 @@ export function MessagesPage() {
           noMatchTitle: t('messages.noMatch'),
           noMatchHint: t('messages.noMatchHint'),
         }}
-      >
-        {(items, isStale) => (
-          <Table
-            highlightOnHover
-            verticalSpacing="sm"
-            aria-label={t('messages.title')}
-            data-testid="messages-table"
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('messages.columns.kind')}</Table.Th>
-                <Table.Th>{t('messages.columns.from')}</Table.Th>
-                <Table.Th>{t('messages.columns.to')}</Table.Th>
-                <Table.Th>{t('messages.columns.patient')}</Table.Th>
-                <Table.Th>{t('messages.columns.purpose')}</Table.Th>
-                <Table.Th>{t('messages.columns.provider')}</Table.Th>
-                <SortHeader field="sent" sort={filter} onSort={paged.sortBy}>
-                  {t('messages.columns.sent')}
-                </SortHeader>
-                <Table.Th>{t('messages.columns.status')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody style={{ opacity: isStale ? 0.6 : 1 }}>
-              {items.map((row) => (
-                <Table.Tr key={row.id} data-testid="message-row">
-                  <Table.Td>{t(`messageKind.${row.kind}`)}</Table.Td>
-                  <Table.Td ff="monospace">{row.from === '' ? '—' : row.from}</Table.Td>
-                  <Table.Td>
-                    <Text fz="sm" ff="monospace">
-                      {row.to}
-                    </Text>
-                    <Text fz="xs" c="dimmed">
-                      {row.toName}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    {row.sosCaseId === null ? (
-                      row.patient.fullName
-                    ) : (
-                      <Anchor component={Link} to={`../sos/${row.sosCaseId}`} relative="path">
-                        {row.patient.fullName}
-                      </Anchor>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{t(`purpose.${row.purpose}`, { defaultValue: row.purpose })}</Table.Td>
-                  <Table.Td>{row.provider === null ? '—' : providerLabel(row.provider)}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(row.sentAt)}</Table.Td>
-                  <Table.Td>
-                    <Badge
-                      variant="light"
-                      color={STATUS_COLOR[row.status]}
-                      tt="none"
-                      styles={{ label: { overflow: 'visible' } }}
-                    >
-                      {t(`messageStatus.${row.status}`)}
-                    </Badge>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </PagedTableFrame>
+      />
     </Stack>
   );
 }

@@ -1,19 +1,19 @@
 import { useState } from 'react';
-import { Anchor, Button, Checkbox, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { TICKET_STATUSES, TICKET_TYPES } from '@rpm/contracts';
+import { TICKET_STATUSES, TICKET_TYPES, type TicketSummary } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/format';
 import { PlusIcon, SearchIcon } from '../shell/icons';
-import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';
+import type { Column } from '../shell/columns';
+import { DataTable } from '../shell/data-table';
+import { usePagedList } from '../shell/paged-list';
 import { useSession } from '../shell/session-context';
 import { usePageTitle } from '../shell/use-page-title';
 import { TicketStatusBadge } from './badges';
 import { ticketListQuery, type TicketFilter } from './monitoring-api';
 import { TicketCreateDialog } from './ticket-create-dialog';
-
-const PAGE_SIZE = 20;
 
 /** Ticket list (spec §2): filters type, status, KPI failed, "assigned to me"; paged, sortable. */
 export function TicketsPage() {
@@ -23,7 +23,7 @@ export function TicketsPage() {
   const [isCreating, setCreating] = useState(false);
   const paged = usePagedList<TicketFilter['sortField'], Omit<TicketFilter, 'search'>>({
     page: 0,
-    size: PAGE_SIZE,
+    size: 20,
     sortField: 'created',
     sortType: 'desc',
     type: null,
@@ -39,6 +39,68 @@ export function TicketsPage() {
     filter.status !== null ||
     filter.kpiFailed !== null ||
     filter.mine;
+  const columns: Column<TicketSummary, TicketFilter['sortField']>[] = [
+    {
+      id: 'number',
+      header: t('tickets.list.columns.number'),
+      isMonospace: true,
+      cell: (row) => `#${row.number}`,
+    },
+    {
+      id: 'title',
+      header: t('tickets.list.columns.title'),
+      cell: (row) => (
+        <>
+          <Anchor
+            component={Link}
+            to={row.id}
+            fw={600}
+            aria-label={`${row.title} · ${t('tickets.list.open', { number: row.number })}`}
+          >
+            {row.title}
+          </Anchor>
+          <Text fz="xs" c="dimmed">
+            {row.patient.fullName} · {row.patient.patientCode}
+          </Text>
+        </>
+      ),
+    },
+    {
+      id: 'type',
+      header: t('tickets.list.columns.type'),
+      sortField: 'type',
+      cell: (row) => t(`ticketType.${row.type}`),
+    },
+    {
+      id: 'status',
+      header: t('tickets.list.columns.status'),
+      sortField: 'status',
+      cell: (row) => <TicketStatusBadge status={row.status} />,
+    },
+    {
+      id: 'assignee',
+      header: t('tickets.list.columns.assignee'),
+      cell: (row) => row.assignee?.fullName ?? t('sos.unassigned'),
+    },
+    {
+      id: 'kpi',
+      header: t('tickets.list.columns.kpi'),
+      sortField: 'kpiDue',
+      cell: (row) => (
+        <Text fz="sm" c={row.kpiFailureReason === null ? undefined : 'red'}>
+          {row.kpiFailureReason === null
+            ? formatDateTime(row.kpiDueAt)
+            : t(`kpiReason.${row.kpiFailureReason}`)}
+        </Text>
+      ),
+    },
+    {
+      id: 'created',
+      header: t('tickets.list.columns.created'),
+      sortField: 'created',
+      cell: (row) => formatDateTime(row.createdAt),
+    },
+  ];
 
   return (
     <Stack gap="lg" maw={1380}>
@@ -116,11 +178,13 @@ export function TicketsPage() {
           mb={8}
         />
       </Group>
-      <PagedTableFrame
+      <DataTable
+        columns={columns}
         query={tickets}
-        page={filter.page}
-        size={PAGE_SIZE}
-        onPage={paged.setPage}
+        list={paged}
+        label={t('tickets.list.title')}
+        testId="tickets-table"
+        rowTestId="ticket-row"
         isFiltered={isFiltered}
         texts={{
           loadFailed: t('tickets.list.loadError'),
@@ -128,69 +192,7 @@ export function TicketsPage() {
           noMatchTitle: t('tickets.list.noMatch'),
           noMatchHint: t('tickets.list.noMatchHint'),
         }}
-      >
-        {(items, isStale) => (
-          <Table
-            highlightOnHover
-            verticalSpacing="sm"
-            aria-label={t('tickets.list.title')}
-            data-testid="tickets-table"
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('tickets.list.columns.number')}</Table.Th>
-                <Table.Th>{t('tickets.list.columns.title')}</Table.Th>
-                <SortHeader field="type" sort={filter} onSort={paged.sortBy}>
-                  {t('tickets.list.columns.type')}
-                </SortHeader>
-                <SortHeader field="status" sort={filter} onSort={paged.sortBy}>
-                  {t('tickets.list.columns.status')}
-                </SortHeader>
-                <Table.Th>{t('tickets.list.columns.assignee')}</Table.Th>
-                <SortHeader field="kpiDue" sort={filter} onSort={paged.sortBy}>
-                  {t('tickets.list.columns.kpi')}
-                </SortHeader>
-                <SortHeader field="created" sort={filter} onSort={paged.sortBy}>
-                  {t('tickets.list.columns.created')}
-                </SortHeader>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody style={{ opacity: isStale ? 0.6 : 1 }}>
-              {items.map((row) => (
-                <Table.Tr key={row.id} data-testid="ticket-row">
-                  <Table.Td ff="monospace">#{row.number}</Table.Td>
-                  <Table.Td>
-                    <Anchor
-                      component={Link}
-                      to={row.id}
-                      fw={600}
-                      aria-label={`${row.title} · ${t('tickets.list.open', { number: row.number })}`}
-                    >
-                      {row.title}
-                    </Anchor>
-                    <Text fz="xs" c="dimmed">
-                      {row.patient.fullName} · {row.patient.patientCode}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{t(`ticketType.${row.type}`)}</Table.Td>
-                  <Table.Td>
-                    <TicketStatusBadge status={row.status} />
-                  </Table.Td>
-                  <Table.Td>{row.assignee?.fullName ?? t('sos.unassigned')}</Table.Td>
-                  <Table.Td>
-                    <Text fz="sm" c={row.kpiFailureReason === null ? undefined : 'red'}>
-                      {row.kpiFailureReason === null
-                        ? formatDateTime(row.kpiDueAt)
-                        : t(`kpiReason.${row.kpiFailureReason}`)}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{formatDateTime(row.createdAt)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </PagedTableFrame>
+      />
       <TicketCreateDialog
         opened={isCreating}
         onClose={() => {

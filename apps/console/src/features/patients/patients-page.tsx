@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Anchor, Button, Group, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { PATIENT_STATUSES, type PatientStatus } from '@rpm/contracts';
+import { PATIENT_STATUSES, type PatientStatus, type PatientSummary } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDate, toDisplayDate } from '../../lib/format';
@@ -10,7 +10,9 @@ import { doctorListQuery } from '../doctors/doctors-api';
 import { downloadFile } from '../imports/imports-api';
 import { useOrgReach } from '../levels/use-org-reach';
 import { PlusIcon, SearchIcon, UploadIcon } from '../shell/icons';
-import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';
+import type { Column } from '../shell/columns';
+import { DataTable } from '../shell/data-table';
+import { usePagedList } from '../shell/paged-list';
 import { Can, usePermissions } from '../shell/permissions';
 import { usePageTitle } from '../shell/use-page-title';
 import { areaPath } from '../shell/navigation';
@@ -23,8 +25,6 @@ import {
   patientListQuery,
   type PatientFilter,
 } from './patients-api';
-
-const PAGE_SIZE = 20;
 
 /**
  * Patient management (spec §2): search (name, patient id, phone, email), "My patients" (care team)
@@ -58,7 +58,7 @@ export function PatientsPage() {
   });
   const paged = usePagedList<PatientFilter['sortField'], Omit<PatientFilter, 'search'>>({
     page: 0,
-    size: PAGE_SIZE,
+    size: 20,
     scope: defaultScopeOf(role),
     sortField: isClinicalRole(role) ? 'severity' : 'created',
     sortType: 'desc',
@@ -77,6 +77,67 @@ export function PatientsPage() {
     filter.centerId !== null ||
     filter.doctorId !== null ||
     filter.packageCode !== '';
+
+  // The export is the server's (same filter and order): its columns are the patient import
+  // template's so an exported file imports back unchanged, hence no column here declares `export`.
+  const columns: Column<PatientSummary, PatientFilter['sortField']>[] = [
+    {
+      id: 'code',
+      header: t('list.columns.code'),
+      sortField: 'code',
+      cell: (row) => (
+        <Text fz="sm" ff="monospace">
+          {row.patientCode}
+        </Text>
+      ),
+    },
+    {
+      id: 'name',
+      header: t('list.columns.name'),
+      sortField: 'name',
+      cell: (row) => (
+        <>
+          <Anchor component={Link} to={row.id} fw={600} aria-label={t('list.open', { name: row.fullName })}>
+            {row.fullName}
+          </Anchor>
+          <Text fz="xs" c="dimmed">
+            {row.email ?? ''}
+          </Text>
+        </>
+      ),
+    },
+    {
+      id: 'birthday',
+      header: t('list.columns.birthday'),
+      sortField: 'birthday',
+      cell: (row) => toDisplayDate(row.birthday),
+    },
+    { id: 'phone', header: t('list.columns.phone'), cell: (row) => row.phone ?? '' },
+    { id: 'center', header: t('list.columns.center'), cell: (row) => row.healthCenter?.name ?? '' },
+    {
+      id: 'status',
+      header: t('list.columns.status'),
+      sortField: 'severity',
+      cell: (row) => <AttentionCell row={row} />,
+    },
+    { id: 'crossed', header: t('triage.columns.crossed'), cell: (row) => <CrossedCell row={row} /> },
+    {
+      id: 'lastReading',
+      header: t('triage.columns.lastReading'),
+      cell: (row) => <LastReadingCell row={row} />,
+    },
+    {
+      id: 'work',
+      header: t('triage.columns.work'),
+      cell: (row) => <OpenWorkCell row={row} areaPrefix={area} />,
+    },
+    {
+      id: 'created',
+      header: t('list.columns.created'),
+      sortField: 'created',
+      cell: (row) => formatDate(row.createdAt),
+    },
+  ];
 
   const exportList = () => {
     setExporting(true);
@@ -178,11 +239,13 @@ export function PatientsPage() {
           w={130}
         />
       </Group>
-      <PagedTableFrame
+      <DataTable
+        columns={columns}
         query={patients}
-        page={filter.page}
-        size={PAGE_SIZE}
-        onPage={paged.setPage}
+        list={paged}
+        label={t('list.title')}
+        testId="patients-table"
+        rowTestId="patient-row"
         isFiltered={isFiltered}
         texts={{
           loadFailed: t('list.loadError'),
@@ -190,81 +253,7 @@ export function PatientsPage() {
           noMatchTitle: t('list.empty'),
           noMatchHint: t('list.emptyHint'),
         }}
-      >
-        {(items, isStale) => (
-          <Table
-            highlightOnHover
-            verticalSpacing="sm"
-            aria-label={t('list.title')}
-            data-testid="patients-table"
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <SortHeader field="code" sort={filter} onSort={paged.sortBy}>
-                  {t('list.columns.code')}
-                </SortHeader>
-                <SortHeader field="name" sort={filter} onSort={paged.sortBy}>
-                  {t('list.columns.name')}
-                </SortHeader>
-                <SortHeader field="birthday" sort={filter} onSort={paged.sortBy}>
-                  {t('list.columns.birthday')}
-                </SortHeader>
-                <Table.Th>{t('list.columns.phone')}</Table.Th>
-                <Table.Th>{t('list.columns.center')}</Table.Th>
-                <SortHeader field="severity" sort={filter} onSort={paged.sortBy}>
-                  {t('list.columns.status')}
-                </SortHeader>
-                <Table.Th>{t('triage.columns.crossed')}</Table.Th>
-                <Table.Th>{t('triage.columns.lastReading')}</Table.Th>
-                <Table.Th>{t('triage.columns.work')}</Table.Th>
-                <SortHeader field="created" sort={filter} onSort={paged.sortBy}>
-                  {t('list.columns.created')}
-                </SortHeader>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody style={{ opacity: isStale ? 0.6 : 1 }}>
-              {items.map((row) => (
-                <Table.Tr key={row.id} data-testid="patient-row">
-                  <Table.Td>
-                    <Text fz="sm" ff="monospace">
-                      {row.patientCode}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Anchor
-                      component={Link}
-                      to={row.id}
-                      fw={600}
-                      aria-label={t('list.open', { name: row.fullName })}
-                    >
-                      {row.fullName}
-                    </Anchor>
-                    <Text fz="xs" c="dimmed">
-                      {row.email ?? ''}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{toDisplayDate(row.birthday)}</Table.Td>
-                  <Table.Td>{row.phone ?? ''}</Table.Td>
-                  <Table.Td>{row.healthCenter?.name ?? ''}</Table.Td>
-                  <Table.Td>
-                    <AttentionCell row={row} />
-                  </Table.Td>
-                  <Table.Td>
-                    <CrossedCell row={row} />
-                  </Table.Td>
-                  <Table.Td>
-                    <LastReadingCell row={row} />
-                  </Table.Td>
-                  <Table.Td>
-                    <OpenWorkCell row={row} areaPrefix={area} />
-                  </Table.Td>
-                  <Table.Td>{formatDate(row.createdAt)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </PagedTableFrame>
+      />
     </Stack>
   );
 }

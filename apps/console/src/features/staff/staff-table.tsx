@@ -1,4 +1,4 @@
-import { Anchor, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ACCOUNT_STATUSES, type StaffList } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,9 @@ import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/format';
 import { useOrgReach } from '../levels/use-org-reach';
 import { SearchIcon } from '../shell/icons';
-import { PagedTableFrame, SortHeader, usePagedList } from '../shell/paged-list';
+import type { Column } from '../shell/columns';
+import { DataTable } from '../shell/data-table';
+import { usePagedList } from '../shell/paged-list';
 import {
   PLATFORM_LISTS,
   staffListQuery,
@@ -16,16 +18,7 @@ import {
 } from './staff-api';
 import { StaffStatusBadge, useRoleLabel } from './staff-status';
 
-const PAGE_SIZE = 10;
 type Status = (typeof ACCOUNT_STATUSES)[number];
-
-function ExtraCell({ list, row }: { list: StaffList; row: StaffRow }) {
-  if (list === 'doctorAssistant')
-    return <Table.Td>{(row.doctors ?? []).map((doctor) => doctor.fullName).join(', ')}</Table.Td>;
-  if (list === 'systemAdmin')
-    return <Table.Td>{(row.tenants ?? []).map((tenant) => tenant.name).join(', ')}</Table.Td>;
-  return null;
-}
 
 /**
  * One staff list of spec §2: search (name, email, phone), filters (status; center for tenant lists),
@@ -38,7 +31,7 @@ export function StaffTable({ list }: { list: StaffList }) {
   const isPlatformList = PLATFORM_LISTS.includes(list);
   const paged = usePagedList<StaffSortField, Omit<StaffFilter, 'search'>>({
     page: 0,
-    size: PAGE_SIZE,
+    size: 10,
     sortField: 'name',
     sortType: 'asc',
     status: null,
@@ -46,10 +39,73 @@ export function StaffTable({ list }: { list: StaffList }) {
   });
   const { filter, update, debouncedSearch } = paged;
   const staff = useQuery(staffListQuery(list, { ...filter, search: debouncedSearch }));
-  const onSort = paged.sortBy;
   const isFiltered = debouncedSearch !== '' || filter.status !== null || filter.centerId !== null;
-  const extraHeader =
-    list === 'doctorAssistant' ? t('staff.doctors') : list === 'systemAdmin' ? t('staff.tenants') : null;
+  const columns: Column<StaffRow, StaffSortField>[] = [
+    {
+      id: 'name',
+      header: t('staff.name'),
+      sortField: 'name',
+      cell: (row) => (
+        <Anchor component={Link} to={row.id} fw={600}>
+          {row.fullName}
+        </Anchor>
+      ),
+    },
+    {
+      id: 'contact',
+      header: t('staff.contact'),
+      cell: (row) => (
+        <>
+          <Text fz="sm">{row.email ?? ''}</Text>
+          <Text fz="xs" c="dimmed">
+            {row.phone ?? ''}
+          </Text>
+        </>
+      ),
+    },
+    { id: 'role', header: t('staff.role'), cell: (row) => roleLabel(row) },
+    // Platform staff belong to no center or scope of a tenant.
+    ...(isPlatformList
+      ? []
+      : [
+          {
+            id: 'place',
+            header: t('staff.place'),
+            cell: (row: StaffRow) =>
+              row.center?.name ?? row.scope?.name ?? <Text c="dimmed">{t('staff.wholeTenant')}</Text>,
+          },
+        ]),
+    ...(list === 'doctorAssistant'
+      ? [
+          {
+            id: 'doctors',
+            header: t('staff.doctors'),
+            cell: (row: StaffRow) => (row.doctors ?? []).map((doctor) => doctor.fullName).join(', '),
+          },
+        ]
+      : []),
+    ...(list === 'systemAdmin'
+      ? [
+          {
+            id: 'tenants',
+            header: t('staff.tenants'),
+            cell: (row: StaffRow) => (row.tenants ?? []).map((tenant) => tenant.name).join(', '),
+          },
+        ]
+      : []),
+    {
+      id: 'status',
+      header: t('staff.status'),
+      sortField: 'status',
+      cell: (row) => <StaffStatusBadge staff={row} />,
+    },
+    {
+      id: 'created',
+      header: t('staff.created'),
+      sortField: 'created',
+      cell: (row) => formatDateTime(row.createdAt),
+    },
+  ];
 
   return (
     <Stack gap="md">
@@ -91,11 +147,12 @@ export function StaffTable({ list }: { list: StaffList }) {
           />
         )}
       </Group>
-      <PagedTableFrame
+      <DataTable
+        columns={columns}
         query={staff}
-        page={filter.page}
-        size={PAGE_SIZE}
-        onPage={paged.setPage}
+        list={paged}
+        label={t(`staff.lists.${list}`)}
+        testId="staff-table"
         isFiltered={isFiltered}
         texts={{
           loadFailed: t('staff.loadFailed'),
@@ -104,64 +161,7 @@ export function StaffTable({ list }: { list: StaffList }) {
           noMatchTitle: t('staff.noMatchTitle'),
           noMatchHint: t('staff.noMatchHint'),
         }}
-      >
-        {(items, isStale) => (
-          <Table
-            highlightOnHover
-            verticalSpacing="sm"
-            aria-label={t(`staff.lists.${list}`)}
-            data-testid="staff-table"
-          >
-            <Table.Thead>
-              <Table.Tr>
-                <SortHeader field="name" sort={filter} onSort={onSort}>
-                  {t('staff.name')}
-                </SortHeader>
-                <Table.Th>{t('staff.contact')}</Table.Th>
-                <Table.Th>{t('staff.role')}</Table.Th>
-                {isPlatformList ? null : <Table.Th>{t('staff.place')}</Table.Th>}
-                {extraHeader ? <Table.Th>{extraHeader}</Table.Th> : null}
-                <SortHeader field="status" sort={filter} onSort={onSort}>
-                  {t('staff.status')}
-                </SortHeader>
-                <SortHeader field="created" sort={filter} onSort={onSort}>
-                  {t('staff.created')}
-                </SortHeader>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody style={{ opacity: isStale ? 0.6 : 1 }}>
-              {items.map((row) => (
-                <Table.Tr key={row.id}>
-                  <Table.Td>
-                    <Anchor component={Link} to={row.id} fw={600}>
-                      {row.fullName}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text fz="sm">{row.email ?? ''}</Text>
-                    <Text fz="xs" c="dimmed">
-                      {row.phone ?? ''}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{roleLabel(row)}</Table.Td>
-                  {isPlatformList ? null : (
-                    <Table.Td>
-                      {row.center?.name ?? row.scope?.name ?? (
-                        <Text c="dimmed">{t('staff.wholeTenant')}</Text>
-                      )}
-                    </Table.Td>
-                  )}
-                  <ExtraCell list={list} row={row} />
-                  <Table.Td>
-                    <StaffStatusBadge staff={row} />
-                  </Table.Td>
-                  <Table.Td>{formatDateTime(row.createdAt)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        )}
-      </PagedTableFrame>
+      />
     </Stack>
   );
 }
