@@ -108,6 +108,17 @@ describe('a DEDICATED tenant', () => {
     expect(await zoneThere()).toBe('Asia/Ho_Chi_Minh');
   });
 
+  it('takes its time zone along when it moves to its own database', async () => {
+    const code = `z-${randomBytes(4).toString('hex')}`;
+    const created = await app.inject({ method: 'POST', url: '/manage/sadmin/tenant', payload: { name: `Zoned ${code}`, code, settings: { TIME_ZONE: 'America/Toronto' } }, ...withSession(superAdmin) });
+    const zoned = dataOf<TenantDetail>(created);
+    expect(zoned.settings.find((setting) => setting.key === 'TIME_ZONE')?.value).toBe('America/Toronto');
+    expect((await put(zoned.id, dedicatedSet())).statusCode).toBe(200);
+    const stored = await asOwner<{ value: string }>(primaryOwnerUrl(), `SELECT value FROM tenant_settings WHERE tenant_id = $1 AND key = 'TIME_ZONE'`, [zoned.id]);
+    expect(stored).toEqual([{ value: 'America/Toronto' }]);
+    expect((await asOwner<{ zone: string }>(primaryOwnerUrl(), 'SELECT tenant_time_zone($1) AS zone', [zoned.id]))[0]?.zone).toBe('America/Toronto');
+  });
+
   it('keeps row level security on its own database: the tenant runs as a non-superuser owner and sees no other tenant', async () => {
     const dedicated = await newTenant();
     const other = await newTenant();

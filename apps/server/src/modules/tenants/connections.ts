@@ -189,13 +189,15 @@ export async function readTenantConnections(environment: TenantAdminEnvironment,
 
 /**
  * Prepares a DEDICATED tenant's primary database: all migrations (as the primary user, who owns
- * what they create), then a copy of the tenant's row so the data-plane foreign keys hold. The
+ * what they create), then a copy of the tenant's row so the data-plane foreign keys hold, and of its
+ * time zone setting (where its patients' local days are computed). The
  * app's requests for the tenant run as that same user (see the router in db/database.ts), so
  * migrate() is told the login role is rpm_app's business and left alone: only the role must exist
  * for the grants in the migrations (created when missing, which needs CREATEROLE).
  */
 async function prepareDedicatedDatabase(environment: TenantAdminEnvironment, tenant: store.TenantRow, primary: TenantConnectionInput) {
   const url = connectionUrlOf(targetOf(primary));
+  const timeZone = (await store.readTenantSettings(environment.database.system, tenant.id)).get('TIME_ZONE');
   try {
     await migrate({ ownerUrl: url, secretsKey: environment.secretsKey, appUser: APP_ROLE });
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECTION_TEST_TIMEOUT_MILLISECONDS });
@@ -207,6 +209,10 @@ async function prepareDedicatedDatabase(environment: TenantAdminEnvironment, ten
            connection_type = 'DEDICATED', updated_at = now()`,
         [tenant.id, tenant.code, tenant.name, tenant.officialName],
       );
+      // Its patients' local days are computed there, in the tenant's zone (none: the default).
+      await client.query(`DELETE FROM tenant_settings WHERE tenant_id = $1 AND key = 'TIME_ZONE'`, [tenant.id]);
+      if (timeZone !== undefined)
+        await client.query(`INSERT INTO tenant_settings (tenant_id, key, value) VALUES ($1, 'TIME_ZONE', $2)`, [tenant.id, timeZone]);
     } finally {
       await client.end();
     }
