@@ -141,6 +141,7 @@ export function LoginPage() {
       <nav className="links">
         <Link to="/forgot-password">{t('login.forgot')}</Link>
         <Link to="/register">{t('login.register')}</Link>
+        <Link to="/visitor">{t('appEntry:visitor.loginLink')}</Link>
       </nav>
     </AuthLayout>
   );
