@@ -1,4 +1,5 @@
 import {
+  alertSettingsSchema,
   emailTemplateInputSchema,
   emailTemplateParamsSchema,
   emailTemplatePreviewInputSchema,
@@ -26,6 +27,7 @@ import { AppError } from '../../http/app-error.js';
 import { auditContextOf } from '../../http/audit-context.js';
 import { ok } from '../../http/envelope.js';
 import type { FileStorage } from '../../lib/file-storage.js';
+import { readTenantAlertSettings, updateTenantAlertSettings } from './alert-settings.js';
 import { createTenant, listTenants, readTenantDetail, updateTenantIdentity, updateTenantSettings, type TenantAdminEnvironment } from './admin-service.js';
 import { previewEmailTemplate, readEmailTemplate, saveEmailTemplate, uploadTenantLogo, type Upload } from './branding.js';
 import { ConnectionChecksThrottled, readTenantConnections, saveTenantConnections, testTenantConnections } from './connections.js';
@@ -141,6 +143,35 @@ export function registerTenantAdminRoutes(app: ManageApp, storage: FileStorage):
       },
     },
     async (request) => ok(await updateTenantSettings(environmentOf(request), request.params.id, request.body)),
+  );
+
+  app.get(
+    '/sadmin/tenant/:id/alert-settings',
+    {
+      config: { access: 'tenant.view' },
+      schema: {
+        tags,
+        summary: 'A tenant’s alert settings (high-risk confirmation seconds, SOS KPI minutes, the status come-down window), read from the tenant screens',
+        params: idParams,
+        response: { 200: successEnvelope(alertSettingsSchema) },
+      },
+    },
+    async (request) => ok(await readTenantAlertSettings(environmentOf(request), request.params.id)),
+  );
+
+  app.put(
+    '/sadmin/tenant/:id/alert-settings',
+    {
+      config: { access: 'tenant.update' },
+      schema: {
+        tags,
+        summary: 'Change a tenant’s alert settings from the tenant screens (statusSettleMinutes 5-1440; omitted: unchanged). Audited in the tenant',
+        params: idParams,
+        body: alertSettingsSchema,
+        response: { 200: successEnvelope(alertSettingsSchema) },
+      },
+    },
+    async (request) => ok(await updateTenantAlertSettings(environmentOf(request), request.params.id, request.body)),
   );
 
   app.post(
