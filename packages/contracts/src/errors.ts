@@ -202,6 +202,8 @@ export const ERROR_STATUS = {
   'sosCase.subUser': 409,
   /** A call or SMS to the patient from the case, when the patient has no phone. */
   'sosCase.patientNoPhone': 409,
+  /** A voice recording of an SOS case that does not exist (or whose bytes are gone). */
+  'sosRecording.notFound': 404,
   'ticket.notFound': 404,
   /** An action the ticket machine (contracts cases.ts) does not allow from the ticket's status. */
   'ticket.invalidTransition': 409,

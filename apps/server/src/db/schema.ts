@@ -26,6 +26,7 @@ export * from './schema-imports.js';
 export * from './schema-realtime.js';
 export * from './schema-vitals.js';
 export * from './schema-alerts.js';
+export * from './schema-app-alerts.js';
 export * from './schema-send-quota.js';
 
 // Control plane: reached only through the system store.

@@ -13,6 +13,7 @@ import {
   type RoleCode,
 } from '@rpm/contracts';
 import { randomBytes, randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -21,6 +22,7 @@ import { asOwner, createTestDatabase, type TestDatabase } from '../../test/datab
 import { createHealthCenter, createPatient, createPlatformUser, createTenant, createTenantUser } from '../../test/factories.js';
 import { multipart } from '../../test/multipart.js';
 import { platformStaffTenants, scopes } from '../db/schema.js';
+import { storeTestRecording } from '../modules/alerts/test-support.js';
 import { patientBody } from '../modules/patients/test-support.js';
 import { publishEvent } from '../modules/realtime/publish.js';
 import { accessGrants, SESSION_COOKIE, type Access } from './access.js';
@@ -218,6 +220,14 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     multipart?: boolean;
   }
   const thresholdsOf = new Map<string, unknown>();
+  const recordings = new Map<string, string>();
+  const recordingOf = async (f: Fixture) => {
+    const known = recordings.get(f.patientId);
+    if (known !== undefined) return known;
+    const id = await storeTestRecording(testDb.ownerUrl, path.resolve('.tmp/test-data'), { tenantId: f.facts.tenantId, patientId: f.patientId, sosCaseId: f.ids.caseId ?? '' });
+    recordings.set(f.patientId, id);
+    return id;
+  };
   const routeTargets: { pattern: RegExp; target: (fixture: Fixture, url: string, method: string) => Promise<Target> | Target }[] = [
     { pattern: /^\/account\/patients\/:id\/files\/:fileId$/, target: async (f, url, method) => ({ url: url.replace(':id', f.patientId).replace(':fileId', method === 'DELETE' ? await newFile(f) : (f.ids.fileId ?? '')) }) },
     { pattern: /^\/account\/patients\/:id\/files$/, target: (f, url, method) => ({ url: url.replace(':id', f.patientId), multipart: method === 'POST' }) },
@@ -247,6 +257,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     { pattern: /^\/account\/patients\/:patientId\/contacts\/:id$/, target: async (f, url, method) => ({ url: url.replace(':patientId', f.patientId).replace(':id', method === 'DELETE' ? await newContact(f) : (f.ids.contactId ?? '')), payload: method === 'PUT' ? contactBody() : undefined }) },
     { pattern: /^\/account\/patients\/:patientId\/contacts$/, target: (f, url, method) => ({ url: url.replace(':patientId', f.patientId), payload: method === 'POST' ? contactBody() : undefined }) },
     { pattern: /^\/account\/patients\/:patientId\/sos$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId), payload: { note: 'Hotline' } }) },
+    { pattern: /^\/account\/sos-cases\/:id\/recordings\/:recordingId$/, target: async (f, url) => ({ url: url.replace(':id', f.ids.caseId ?? '').replace(':recordingId', await recordingOf(f)) }) },
     { pattern: /^\/account\/sos-cases\/:id\/actions$/, target: (f, url) => ({ url: url.replace(':id', f.ids.caseId ?? ''), payload: { type: 'CALL_PATIENT', note: 'No answer' } }) },
     { pattern: /^\/account\/sos-cases\/:id(\/[a-z]+)?$/, target: (f, url, method) => ({ url: url.replace(':id', f.ids.caseId ?? ''), payload: method === 'PUT' ? { reason: 'Checked with the family' } : undefined }) },
     { pattern: /^\/account\/tickets\/:id\/rating$/, target: (f, url) => ({ url: url.replace(':id', f.ids.ticketId ?? ''), payload: { kpiRating: 5 } }) },

@@ -8,6 +8,7 @@ import { createTestApp, logIn, withSession } from '../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../test/database.js';
 import { multipart } from '../../test/multipart.js';
 import { DEMO_PASSWORD, DEMO_TENANT_CODE, seedDemo } from '../seed/demo.js';
+import { storeTestRecording } from '../modules/alerts/test-support.js';
 
 /**
  * QUALITY "every read of patient data is audited": every GET route whose path concerns a patient
@@ -65,12 +66,14 @@ const CALLER_OF: Record<string, string> = {
   '/health/doctor/device': 'doctor@demo.example',
   '/health/smadmin/mhsc/device': 'mhsc-admin@demo.example',
   '/health/me/latest': 'patient@demo.example',
-  '/collector/me/thresholds': 'patient@demo.example',
+  '/health/me/alerts/waiting': 'patient@demo.example',
+  '/health/me/notifications': 'patient@demo.example',
   '/health/me/dashboard': 'patient@demo.example',
   '/health/me/data': 'patient@demo.example',
   '/health/me/sleep': 'patient@demo.example',
   '/health/me/sleep/:recordId': 'patient@demo.example',
   '/health/me/sleep/:recordId/osahs': 'patient@demo.example',
+  '/collector/me/thresholds': 'patient@demo.example',
   '/health/me/sport': 'patient@demo.example',
   '/health/me/sport/:recordId': 'patient@demo.example',
   '/health/me/weight': 'patient@demo.example',
@@ -150,6 +153,8 @@ it('audits every read of a patient’s data with one row naming the patient', as
   const ticket = await one<{ id: string }>('SELECT id FROM tickets WHERE patient_id = $1 LIMIT 1', [
     patient.id,
   ]);
+  // A voice recording the patient attached to the case (the SOS case page plays it).
+  const recordingId = await storeTestRecording(testDb.ownerUrl, dataDir, { tenantId, patientId: patient.id, sosCaseId: sosCase.id });
   const device = await one<{ id: string; account_username: string }>(
     'SELECT id, account_username FROM devices WHERE patient_id = $1 LIMIT 1',
     [patient.id],
@@ -273,6 +278,7 @@ it('audits every read of a patient’s data with one row naming the patient', as
   const idOf = (url: string, name: string): string | undefined => {
     if (name === 'patientId') return patient.id;
     if (name === 'fileId') return fileId;
+    if (name === 'recordingId') return recordingId;
     if (name === 'recordId')
       return url.includes('/ecg/') ? ecg.id : url.includes('/sleep/') ? sleep.id : url.includes('/sport/') ? sport.id : undefined;
     if (name !== 'id') return undefined;

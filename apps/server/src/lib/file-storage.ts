@@ -8,7 +8,9 @@ export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'
 export type ImageType = (typeof IMAGE_TYPES)[number];
 /** Documents stored beside images (attached files, medical records: jpg, png, pdf). */
 export const DOCUMENT_TYPES = ['application/pdf'] as const;
-export type StoredFileType = ImageType | (typeof DOCUMENT_TYPES)[number];
+/** Voice recordings (SOS messages from the patient app): WebM, Ogg or MP4 audio. */
+export const AUDIO_TYPES = ['audio/webm', 'audio/ogg', 'audio/mp4'] as const;
+export type StoredFileType = ImageType | (typeof DOCUMENT_TYPES)[number] | (typeof AUDIO_TYPES)[number];
 
 const EXTENSION_OF: Record<StoredFileType, string> = {
   'image/png': 'png',
@@ -16,6 +18,9 @@ const EXTENSION_OF: Record<StoredFileType, string> = {
   'image/gif': 'gif',
   'image/webp': 'webp',
   'application/pdf': 'pdf',
+  'audio/webm': 'webm',
+  'audio/ogg': 'ogg',
+  'audio/mp4': 'm4a',
 };
 const TYPE_OF_EXTENSION = new Map(
   Object.entries(EXTENSION_OF).map(([type, extension]) => [extension, type as StoredFileType]),
@@ -39,9 +44,12 @@ export function detectImageType(head: Buffer): ImageType | undefined {
   return undefined;
 }
 
-/** {@link detectImageType}, plus PDF ("%PDF-"). */
+/** {@link detectImageType}, plus PDF ("%PDF-") and audio (WebM's EBML header, "OggS", MP4's "ftyp" box). */
 export function detectFileType(head: Buffer): StoredFileType | undefined {
   if (head.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf';
+  if (head.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3]))) return 'audio/webm';
+  if (head.subarray(0, 4).toString('latin1') === 'OggS') return 'audio/ogg';
+  if (head.subarray(4, 8).toString('latin1') === 'ftyp') return 'audio/mp4';
   return detectImageType(head);
 }
 
@@ -94,7 +102,7 @@ export interface FileStorage {
   remove(key: string): Promise<void>;
 }
 
-const KEY_PATTERN = /^[0-9a-f-]{36}\/[a-z]+\/[0-9a-f-]{36}\.(png|jpg|gif|webp|pdf)$/;
+const KEY_PATTERN = /^[0-9a-f-]{36}\/[a-z]+\/[0-9a-f-]{36}\.(png|jpg|gif|webp|pdf|webm|ogg|m4a)$/;
 const CATEGORY_PATTERN = /^[a-z]+$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

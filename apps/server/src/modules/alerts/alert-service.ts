@@ -1,4 +1,4 @@
-import type { Alert, AlertSettings, MessageEntry, MessageListQuery } from '@rpm/contracts';
+import type { Alert, AlertSettings, MessageEntry, MessageListQuery, SosMessageChoice } from '@rpm/contracts';
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { TenantTransaction } from '../../db/database.js';
 import { alerts, alertSettings } from '../../db/schema.js';
@@ -15,7 +15,7 @@ import {
   setAlertsSuppressed,
   type AlertPatient,
 } from './patient-context.js';
-import { readAlertSettings } from './records.js';
+import { readAlertSettings, recordCaseHistory } from './records.js';
 import { raiseSos, type Page } from './sos-service.js';
 import { toVitals } from './views.js';
 
@@ -152,6 +152,7 @@ export async function raiseOwnSos(
   input: {
     source: 'SOS_BUTTON' | 'FALL' | 'HOTLINE_CALL';
     location?: { lat: number; lng: number } | null | undefined;
+    message?: SosMessageChoice | null | undefined;
   },
 ) {
   return asOwnPatient(environment, async (tx, patient) => {
@@ -161,6 +162,18 @@ export async function raiseOwnSos(
       actorId: null,
       note: '',
     });
+    // The message the patient chose (spec §2 SOS message choice): a code the console translates.
+    if (input.message !== undefined && input.message !== null) {
+      await recordCaseHistory(tx, {
+        tenantId: environment.auth.tenantId,
+        sosCaseId,
+        patientId: patient.id,
+        kind: 'PATIENT_MESSAGE',
+        note: input.message,
+        actorId: environment.auth.userId,
+        at: environment.clock.now(),
+      });
+    }
     return { sosCaseId };
   });
 }

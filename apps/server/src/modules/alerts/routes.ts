@@ -1,4 +1,5 @@
 import {
+  appSosRaiseSchema,
   alertAnswerSchema,
   alertListQuerySchema,
   alertSchema,
@@ -14,7 +15,7 @@ import {
   sosCaseListQuerySchema,
   sosCaseStepSchema,
   sosCaseSummarySchema,
-  sosRaiseSchema,
+  sosRaisedSchema,
   successEnvelope,
   TICKET_ACTIONS,
   ticketCreateSchema,
@@ -46,6 +47,7 @@ import {
 } from './alert-service.js';
 import { addContact, listContacts, removeContact, updateContact } from './contact-service.js';
 import type { AlertEnvironment } from './environment.js';
+import { registerRecordingAccountRoutes } from './recording-routes.js';
 import { changeSosCase, listSosCases, logSosStep, raiseHotlineSos, readSosCase } from './sos-service.js';
 import {
   changeTicket,
@@ -82,6 +84,7 @@ function environmentFor(app: Parameters<FastifyPluginAsyncZod>[0]) {
 export const alertAccountRoutes: FastifyPluginAsyncZod = async (app) => {
   const environmentOf = environmentFor(app);
   const tags = ['alerts'];
+  registerRecordingAccountRoutes(app);
 
   app.get(
     '/sos-cases',
@@ -433,9 +436,9 @@ export const alertHealthRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'SOS from the patient app (after the 5-second countdown) or a detected fall: opens an SOS case with its ticket, calls and SMS the followers, alerts the care team. Main users only (sosCase.subUser)',
-        body: sosRaiseSchema,
-        response: { 200: successEnvelope(z.object({ sosCaseId: z.uuid() })) },
+          'SOS from the patient app (after the 5-second countdown) or a detected fall: opens an SOS case with its ticket, calls and SMS the followers, alerts the care team; the message the patient chose (NEED_HELP, FELL, CHEST_PAIN, BREATHING, UNWELL) is recorded on the case. Main users only (sosCase.subUser)',
+        body: appSosRaiseSchema,
+        response: { 200: successEnvelope(sosRaisedSchema) },
       },
     },
     async (request) => ok(await raiseOwnSos(environmentOf(request), request.body)),

@@ -1,9 +1,13 @@
 /** Test support for the alerting tests: an organisation with followers, signals, stored state. */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { asOwner, type TestDatabase } from '../../../test/database.js';
 import { createTenantUser } from '../../../test/factories.js';
 import type { Clock } from '../../lib/clock.js';
+import { createLocalFileStorage } from '../../lib/file-storage.js';
 import { patientOrganisation } from '../patients/test-support.js';
 import { call, logInAs } from '../staff/test-support.js';
 import { handleLevelSignal } from './escalation.js';
@@ -99,4 +103,36 @@ export function waitingJobs(
     `SELECT tasks.identifier AS task, jobs.run_at, jobs.payload FROM graphile_worker._private_jobs AS jobs JOIN graphile_worker._private_tasks AS tasks ON tasks.id = jobs.task_id WHERE jobs.key LIKE $1 ORDER BY jobs.run_at`,
     [`${tenantId}:${prefix}%`],
   );
+}
+
+/** A WebM recording's first bytes (EBML header) and filler, as MediaRecorder starts a file. */
+export const TEST_WEBM = Buffer.concat([
+  Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81]),
+  Buffer.alloc(1000, 7),
+]);
+
+/**
+ * An SOS voice recording stored as the upload stores one (bytes in the app's file storage under
+ * `dataDir`, the row as the owner), for tests that need one on a case. Returns its id.
+ */
+export async function storeTestRecording(
+  ownerUrl: string,
+  dataDir: string,
+  target: { tenantId: string; patientId: string; sosCaseId: string },
+): Promise<string> {
+  const storage = createLocalFileStorage(path.join(dataDir, 'files'));
+  const stored = await storage.save(Readable.from([TEST_WEBM]), {
+    tenantId: target.tenantId,
+    category: 'sosrecordings',
+    maxBytes: TEST_WEBM.length,
+    accept: ['audio/webm'],
+  });
+  const id = randomUUID();
+  await asOwner(
+    ownerUrl,
+    `INSERT INTO sos_recordings (tenant_id, id, sos_case_id, patient_id, upload_id, content_type, size_bytes, duration_seconds, storage_key, recorded_by, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, 5, $8, $4, now())`,
+    [target.tenantId, id, target.sosCaseId, target.patientId, randomUUID(), stored.contentType, stored.size, stored.key],
+  );
+  return id;
 }

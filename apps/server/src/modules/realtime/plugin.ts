@@ -1,4 +1,5 @@
 import fastifyWebsocket from '@fastify/websocket';
+import { LIVE_BEARER_PROTOCOL } from '@rpm/contracts';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readSessionToken } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
@@ -7,6 +8,18 @@ import { LiveConnection } from './connection.js';
 import { EventHub } from './hub.js';
 
 const HEARTBEAT_MILLISECONDS = 15_000;
+
+/**
+ * A browser's WebSocket cannot send an Authorization header: the patient app offers the
+ * subprotocols `rpm.bearer, <access token>` instead (contracts LIVE_BEARER_PROTOCOL), and the
+ * server answers with `rpm.bearer`. The token is then checked like a bearer header's.
+ */
+function tokenOfProtocols(header: string | undefined): string | undefined {
+  const offered = (header ?? '').split(',').map((protocol) => protocol.trim());
+  const index = offered.indexOf(LIVE_BEARER_PROTOCOL);
+  const token = index === -1 ? '' : (offered[index + 1] ?? '');
+  return token === '' ? undefined : token;
+}
 
 /** The live layer as the rest of the server (and tests) see it. */
 export interface Realtime {
@@ -52,14 +65,19 @@ const plugin: FastifyPluginAsyncZod = async (app) => {
     await hub.stop();
   });
 
-  await app.register(fastifyWebsocket, { options: { maxPayload: 4096 } });
+  await app.register(fastifyWebsocket, {
+    options: {
+      maxPayload: 4096,
+      handleProtocols: (protocols) => (protocols.has(LIVE_BEARER_PROTOCOL) ? LIVE_BEARER_PROTOCOL : false),
+    },
+  });
   app.get(
     '/ws',
     {
       websocket: true,
       schema: { hide: true },
       preValidation: async (request) => {
-        const token = readSessionToken(request);
+        const token = readSessionToken(request) ?? tokenOfProtocols(request.headers['sec-websocket-protocol']);
         if (token === undefined) throw new AppError('auth.unauthorized');
         request.auth = await resolveSession(app.database, app.clock, token);
       },
