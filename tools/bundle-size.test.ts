@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,6 +13,7 @@ import {
   formatTable,
   type Manifest,
   overBudget,
+  PUBLIC_PAGE_PARTS,
   PUBLIC_PAGES,
   readManifest,
   roleAreas,
@@ -84,7 +86,12 @@ describe('first-load files from the build manifest', () => {
     const manifest: Manifest = {
       ...MANIFEST,
       ...Object.fromEntries(
-        [...Object.values(PUBLIC_PAGES), ...AREA_SHELL, AREA_HOME].map((module) => [
+        [
+          ...Object.values(PUBLIC_PAGES),
+          ...Object.values(PUBLIC_PAGE_PARTS).flat(),
+          ...AREA_SHELL,
+          AREA_HOME,
+        ].map((module) => [
           module,
           { file: 'assets/login-page.js', isDynamicEntry: true },
         ]),
@@ -121,6 +128,11 @@ describe('first-load files from the build manifest', () => {
         'page ecg-panel',
       ]),
     );
+    // The login page's lazily shown forms are weighed with the login page, not as staff pages.
+    expect(weights.find((weight) => weight.screen === '/login?method=otp')?.files).toContain(
+      'assets/vi-common.js',
+    );
+    expect(weights.some((weight) => weight.screen === 'page otp-login-form')).toBe(false);
     const unsplit = weighScreens(manifest, (file) => sizes[file] ?? 1, { unsplit: true });
     expect(unsplit.find((weight) => weight.screen === '/doctor')).toMatchObject({ js: 150, css: 7 });
     expect(unsplit.some((weight) => weight.screen.startsWith('page '))).toBe(false);
@@ -157,8 +169,10 @@ describe('first-load files from the build manifest', () => {
     expect(overBudget([screen('page patient-profile-page', 400_001)], budgets)).toEqual([
       'page patient-profile-page needs 400.0 KB gzipped (JS 400.0 + CSS 0.0; budget 400 KB)',
     ]);
-    // Public pages other than login are weighed and shown, not held to the area budget.
+    // Public pages other than login, and the parts of login shown later, are weighed and shown,
+    // not held to a budget.
     expect(overBudget([screen('/register', 400_000)], budgets)).toEqual([]);
+    expect(overBudget([screen('/login?method=otp', 400_000)], budgets)).toEqual([]);
   });
 });
 
@@ -179,7 +193,13 @@ describe.runIf(manifest !== null || isFullTestRun)(
 
     it('loads each page as its own chunk, none of them with the entry', () => {
       const entryFiles = new Set(firstLoadFiles(built(), [ENTRY]));
-      for (const module of [...Object.values(PUBLIC_PAGES), ...AREA_SHELL, AREA_HOME]) {
+      const modules = [
+        ...Object.values(PUBLIC_PAGES),
+        ...Object.values(PUBLIC_PAGE_PARTS).flat(),
+        ...AREA_SHELL,
+        AREA_HOME,
+      ];
+      for (const module of modules) {
         const chunk = built()[module];
         expect(chunk?.isDynamicEntry, module).toBe(true);
         expect(entryFiles.has(chunk?.file ?? ''), module).toBe(false);
@@ -190,6 +210,41 @@ describe.runIf(manifest !== null || isFullTestRun)(
       const screens = weighScreens(built(), createGzipSizer());
       console.info(`Console first load, gzipped (budgets in tools/bundle-size.ts):\n${formatTable(screens)}`);
       expect(overBudget(screens, BUDGETS)).toEqual([]);
+    });
+
+    it('fetches the toast container alongside the first screen, not before it', () => {
+      const container = built()['src/toast-container.ts'];
+      expect(container?.isDynamicEntry).toBe(true);
+      const screens = weighScreens(built(), createGzipSizer());
+      for (const name of ['/login', '/doctor']) {
+        const screen = screens.find((candidate) => candidate.screen === name);
+        expect(screen?.files, name).not.toContain(container?.file);
+      }
+    });
+
+    it("loads Mantine's styles per component, with the screens that show the component", () => {
+      const requireFromTools = createRequire(import.meta.url);
+      // The first class a component's stylesheet styles (Mantine's class names are fixed per release).
+      const firstClass = (component: string): string => {
+        const css = readFileSync(requireFromTools.resolve(`@mantine/core/styles/${component}.css`), 'utf8');
+        const found = /\.(m_[0-9a-f]+)/.exec(css)?.[1];
+        if (!found) throw new Error(`no class in ${component}.css`);
+        return found;
+      };
+      const screens = weighScreens(built(), createGzipSizer());
+      const stylesOf = (name: string): string =>
+        (screens.find((screen) => screen.screen === name)?.files ?? [])
+          .filter((file) => file.endsWith('.css'))
+          .map((file) => readFileSync(path.join(CONSOLE_DIST, file), 'utf8'))
+          .join('\n');
+      const login = stylesOf('/login');
+      const doctor = stylesOf('/doctor');
+      expect(login).toContain(firstClass('Button'));
+      expect(login).toContain(firstClass('Input'));
+      expect(login).not.toContain(firstClass('AppShell'));
+      expect(login).not.toContain(firstClass('Table'));
+      expect(doctor).toContain(firstClass('AppShell'));
+      expect(doctor).toContain(firstClass('Button'));
     });
 
     it('ships no source maps', () => {

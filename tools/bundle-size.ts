@@ -50,6 +50,24 @@ export const PUBLIC_PAGES = {
   terms: 'src/features/legal/terms-page.tsx',
 } as const;
 
+/**
+ * Parts of a public page fetched when they are first shown (features/auth/lazy-forms.tsx): weighed
+ * as the page with the part, and not held to the login budget, which is about the first screen.
+ */
+export const PUBLIC_PAGE_PARTS = {
+  '/login?method=otp': ['src/features/auth/login-page.tsx', 'src/features/auth/otp-login-form.tsx'],
+  '/login (unlocking an account)': ['src/features/auth/login-page.tsx', 'src/features/auth/unlock-form.tsx'],
+} as const;
+
+/** Lazily loaded modules that are no page: the toast container, fetched alongside every first screen (app.tsx). */
+export const NOT_PAGES: readonly string[] = ['src/toast-container.ts'];
+
+/** The public page a screen belongs to ("login" for "/login?method=otp"), if it is one. */
+function publicPageOf(screen: string): string | undefined {
+  const page = screen.slice(1).split(/[?\s]/)[0] ?? '';
+  return screen.startsWith('/') && Object.hasOwn(PUBLIC_PAGES, page) ? page : undefined;
+}
+
 /** Every page inside a role area loads the startup sequence and the staff shell with it (routes.tsx). */
 export const AREA_SHELL = ['src/features/shell/startup-gate.tsx', 'src/features/shell/app-layout.tsx'];
 
@@ -63,16 +81,17 @@ export const AREA_HOME = 'src/features/shell/area-home-page.tsx';
  * JavaScript and CSS. Lower them as the first load shrinks, towards TARGETS.
  */
 export const BUDGETS = {
-  loginJsKb: 275,
-  areaFirstScreenKb: 415,
-  staffPageKb: 490,
+  loginJsKb: 255,
+  areaFirstScreenKb: 395,
+  staffPageKb: 475,
 } as const;
 
 /**
  * Where the budgets should go (ARCHITECTURE.md: login ≤ 200 KB). Still above them: React with the
- * router, zod with the contracts package, i18next, Mantine's provider with its notifications, and
- * TanStack Query on every screen; on staff screens the staff shell and the catalogues it names its
- * navigation with. tools/bench/RESULTS.md has the figures.
+ * router (97 KB), zod with the contracts package (most of 34 KB, its JSON Schema converter included),
+ * i18next and TanStack Query on every screen; on staff screens the staff shell (AppShell, the level
+ * switcher, the live layer and its SOS dialog) and the catalogues it names its navigation with.
+ * tools/bench/RESULTS.md has the figures and what would close the gap.
  */
 export const TARGETS = {
   loginJsKb: 200,
@@ -100,7 +119,8 @@ export function readManifest(distDir = CONSOLE_DIST): Manifest | null {
 /**
  * The files a browser must fetch before the given manifest entries can run: each entry's chunk,
  * its static imports (recursively) and their stylesheets. Dynamic imports are left out: they
- * load later, when a route needs them.
+ * load later, when a route needs them, or (the toast container, app.tsx) alongside the first screen
+ * without holding it up.
  */
 export function firstLoadFiles(manifest: Manifest, keys: readonly string[]): string[] {
   const files = new Set<string>();
@@ -199,7 +219,11 @@ export function screensOf(manifest: Manifest, options: { unsplit?: boolean } = {
   // An unsplit build bundles every catalogue with the entry.
   const catalogues = (namespaces: readonly Namespace[]): Namespace[] =>
     options.unsplit ? [] : [...namespaces];
-  const publicModules = new Set<string>(Object.values(PUBLIC_PAGES));
+  const publicModules = new Set<string>([
+    ...Object.values(PUBLIC_PAGES),
+    ...Object.values(PUBLIC_PAGE_PARTS).flat(),
+    ...NOT_PAGES,
+  ]);
   const staffCatalogues = catalogues([...STARTUP_NAMESPACES, ...STAFF_SHELL_NAMESPACES]);
   const screens: Screen[] = [
     ...Object.entries(PUBLIC_PAGES).map(([name, module]) => ({
@@ -207,6 +231,13 @@ export function screensOf(manifest: Manifest, options: { unsplit?: boolean } = {
       modules: entryOnly([module]),
       catalogues: catalogues(STARTUP_NAMESPACES),
     })),
+    ...(options.unsplit
+      ? []
+      : Object.entries(PUBLIC_PAGE_PARTS).map(([name, modules]) => ({
+          screen: name,
+          modules: [ENTRY, ...modules],
+          catalogues: catalogues(STARTUP_NAMESPACES),
+        }))),
     ...roleAreas().map((area) => ({
       screen: `/${area}`,
       modules: entryOnly([...AREA_SHELL, AREA_HOME]),
@@ -252,7 +283,7 @@ export function overBudget(
         `/login needs ${kb(screen.js)} KB of gzipped JavaScript (${label} ${budgets.loginJsKb} KB)`,
       );
     }
-    if (Object.hasOwn(PUBLIC_PAGES, screen.screen.slice(1))) continue;
+    if (publicPageOf(screen.screen) !== undefined) continue;
     const ceiling = screen.screen.startsWith('page ') ? budgets.staffPageKb : budgets.areaFirstScreenKb;
     if (screen.js + screen.css > ceiling * 1000) {
       failures.push(

@@ -9,7 +9,7 @@ import { messageText } from '../../lib/notify';
 import { SESSION_QUERY_ROOT, signIn } from './auth-api';
 import { hasErrors, validateLoginForm, type LoginFormErrors, type LoginFormValues } from './login-validation';
 import { TenantField } from './tenant-field';
-import { UnlockForm } from './unlock-form';
+import { UnlockForm } from './lazy-forms';
 
 type FieldName = keyof LoginFormErrors;
 

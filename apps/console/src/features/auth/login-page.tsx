@@ -6,7 +6,7 @@ import { usePageTitle } from '../shell/use-page-title';
 import { TrialRequestLink } from '../trial-request/trial-request-link';
 import { AuthLayout } from './auth-layout';
 import { LoginForm } from './login-form';
-import { OtpLoginForm } from './otp-login-form';
+import { OtpLoginForm } from './lazy-forms';
 import { readLoginState, type LoginNotice } from './return-path';
 import { useForgetSession } from './use-forget-session';
 

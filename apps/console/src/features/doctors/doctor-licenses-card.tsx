@@ -41,9 +41,7 @@ import {
   removeLicense,
   removeOwnLicense,
 } from './doctors-api';
-
-/** "Today" as the server counts license days (UTC). */
-export const licenseToday = () => new Date().toISOString().slice(0, 10);
+import { licenseToday } from './license-today';
 
 /** The license calls of an admin (for the doctor shown) or of the signed-in doctor (their own). */
 function licenseCallsOf(doctorId: string, isOwn: boolean) {

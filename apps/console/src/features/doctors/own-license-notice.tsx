@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { areaPath } from '../shell/navigation';
 import { useSession } from '../shell/session-context';
-import { licenseToday } from './doctor-licenses-card';
+import { licenseToday } from './license-today';
 import { ownQualificationQuery } from './doctors-api';
 
 /** A notice of the doctor's licenses that have expired or expire within 30 days; nothing otherwise. */
