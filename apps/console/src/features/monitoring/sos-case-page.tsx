@@ -36,9 +36,17 @@ import { BackLink } from './back-link';
 import { KpiBadge, SosStatusBadge } from './badges';
 import { changeSosCase, logSosStep, refreshMonitoring, sosCaseDetailQuery } from './monitoring-api';
 import { ReasonDialog } from './reason-dialog';
+import { SosRecordings } from './sos-recordings';
 
 /** History entries written by the system: their note is the SOS source (a code). */
 const SYSTEM_KINDS = new Set(['OPENED', 'SOS_REPEATED']);
+/** The message the patient chose in the app: its note is the choice's code. */
+const noteOf = (kind: string, note: string, t: (key: string, options: { defaultValue: string }) => string) =>
+  SYSTEM_KINDS.has(kind)
+    ? t(`source.${note}`, { defaultValue: note })
+    : kind === 'PATIENT_MESSAGE'
+      ? t(`sosMessage.${note}`, { defaultValue: note })
+      : note;
 
 /**
  * Patient in SOS (spec §2, §3 SOS case): vitals at SOS time with their age, location, the patient
@@ -324,6 +332,8 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
         ) : null}
       </SimpleGrid>
 
+      <SosRecordings sosCaseId={sosCase.id} />
+
       <HistoryTimeline
         title={t('sos.detail.history')}
         testId="sos-history"
@@ -333,10 +343,8 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
           statusLabel: entry.toStatus === null ? null : t(`sosStatus.${entry.toStatus}`),
           at: entry.at,
           actor: entry.actor,
-          // System entries keep a source code as their note: shown translated.
-          note: SYSTEM_KINDS.has(entry.kind)
-            ? t(`source.${entry.note}`, { defaultValue: entry.note })
-            : entry.note,
+          // System entries and the patient's message keep a code as their note: shown translated.
+          note: noteOf(entry.kind, entry.note, t),
         }))}
       />
 

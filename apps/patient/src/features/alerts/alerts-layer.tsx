@@ -1,4 +1,94 @@
-/** What sits over every signed-in screen: the high-risk confirmation and live notifications. */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { LiveEvent, WaitingAlert } from '@rpm/contracts';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ALERT_KEYS, waitingAlertQuery } from './alerts-api';
+import { HighRiskDialog } from './high-risk-dialog';
+import { useLiveEvents } from './live';
+import { showSystemNotification } from './system-notification';
+import './alerts.css';
+
+interface AtRiskNotice {
+  alertId: string;
+  type: string;
+}
+
+/**
+ * What sits over every signed-in screen (spec §4 alerts in the patient app): live alerts from the
+ * WebSocket. At risk: an in-app notice (and a phone notification where permission was given).
+ * High risk: the full-screen confirmation while the server waits for an answer; it is also asked
+ * for on start, so an app opened mid-countdown still shows it. Every alert event refreshes the
+ * notifications list.
+ */
 export function AlertsLayer() {
-  return null;
+  const { t } = useTranslation('appAlerts');
+  const queryClient = useQueryClient();
+  const waiting = useQuery({ ...waitingAlertQuery(), refetchOnWindowFocus: true });
+  const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
+  const [notice, setNotice] = useState<AtRiskNotice | null>(null);
+  const [shown, setShown] = useState<{ alert: NonNullable<WaitingAlert['alert']>; deadline: number } | null>(null);
+
+  const onEvent = useCallback(
+    (event: LiveEvent) => {
+      if (!event.type.startsWith('alert.') && !event.type.startsWith('sos.')) return;
+      void queryClient.invalidateQueries({ queryKey: ALERT_KEYS.notifications });
+      const level = event.payload.level;
+      if (event.type === 'alert.raised' && level === 'HIGH_RISK') void waiting.refetch();
+      if (event.type === 'alert.updated') void waiting.refetch();
+      if (event.type === 'alert.raised' && level === 'AT_RISK') {
+        const type = typeof event.payload.type === 'string' ? event.payload.type : '';
+        const alertId = typeof event.payload.alertId === 'string' ? event.payload.alertId : String(event.id);
+        setNotice({ alertId, type });
+        showSystemNotification(t('atRisk.title'), t('atRisk.body', { type: t(`type.${type}`) }), alertId);
+      }
+    },
+    [queryClient, t, waiting],
+  );
+  const onResumed = useCallback(() => {
+    void waiting.refetch();
+    void queryClient.invalidateQueries({ queryKey: ALERT_KEYS.notifications });
+  }, [queryClient, waiting]);
+  useLiveEvents(onEvent, onResumed);
+
+  // The alert on screen stays until the patient closes it (its answer or outcome shows meanwhile).
+  const alert = waiting.data?.alert ?? null;
+  useEffect(() => {
+    if (alert === null || waiting.data === undefined || dismissed.has(alert.id)) return;
+    if (shown?.alert.id === alert.id) return;
+    // The server's deadline on this phone's clock: the answer carries the server's "now".
+    const deadline = Date.parse(alert.deadline) - Date.parse(waiting.data.now) + waiting.dataUpdatedAt;
+    setShown({ alert, deadline });
+  }, [alert, dismissed, shown, waiting.data, waiting.dataUpdatedAt]);
+
+  return (
+    <>
+      {notice === null ? null : (
+        <div className="alert-notice" role="status" data-testid="at-risk-notice">
+          <div>
+            <strong>{t('atRisk.title')}</strong>
+            <p>{t('atRisk.body', { type: t(`type.${notice.type}`) })}</p>
+          </div>
+          <div className="alert-notice-actions">
+            <Link to="/notifications" onClick={() => { setNotice(null); }}>{t('atRisk.open')}</Link>
+            <button type="button" onClick={() => { setNotice(null); }}>{t('atRisk.dismiss')}</button>
+          </div>
+        </div>
+      )}
+      {shown === null ? null : (
+        <HighRiskDialog
+          key={shown.alert.id}
+          alert={shown.alert}
+          deadline={shown.deadline}
+          onDone={() => {
+            const { id } = shown.alert;
+            setDismissed((previous) => new Set([...previous, id]));
+            setShown(null);
+            void waiting.refetch();
+            void queryClient.invalidateQueries({ queryKey: ALERT_KEYS.notifications });
+          }}
+        />
+      )}
+    </>
+  );
 }

@@ -1,4 +1,6 @@
 import type { RouteObject } from 'react-router';
 
-/** The notifications list and the SOS screens (spec §2 patient app, §4 alerts). */
-export const alertsRoutes: RouteObject[] = [];
+/** The notifications list (spec §2 patient app, §3 notification read flag), loaded on first visit. */
+export const alertsRoutes: RouteObject[] = [
+  { path: 'notifications', lazy: async () => ({ Component: (await import('./notifications-page')).NotificationsPage }) },
+];
