@@ -80,6 +80,12 @@ describe('tenant management', () => {
     const code = TENANT.toLowerCase().replaceAll(' ', '-');
     expect(await page.getByLabel(/^Login code/).inputValue()).toBe(code);
     await page.getByLabel(/^Official full name/).fill(`${TENANT} Medical Group`);
+    // The time zone is chosen at creation: Asia/Ho_Chi_Minh unless another is picked.
+    const createZone = page.getByRole('combobox', { name: 'Time zone' });
+    expect(await createZone.inputValue()).toBe('Asia/Ho_Chi_Minh');
+    await createZone.click();
+    await createZone.fill('Bangkok');
+    await page.getByRole('option', { name: 'Asia/Bangkok' }).click();
     await screenshot(page, 'tenants-create');
     await page.getByRole('button', { name: 'Create tenant' }).click();
     await page.waitForURL(/\/sadmin\/tenants\/[0-9a-f-]{36}$/);
@@ -110,12 +116,16 @@ describe('tenant management', () => {
     await dialCode.fill('+1');
     await dialCode.press('Escape');
     await page.getByLabel(/^Tax rate/).fill('8.5');
-    // The tenant's time zone: Asia/Ho_Chi_Minh by default, picked by searching the IANA zones.
+    // The tenant's time zone as chosen at creation, changed by searching the IANA zones.
     const timeZone = page.getByRole('combobox', { name: 'Time zone' });
-    expect(await timeZone.inputValue()).toBe('Asia/Ho_Chi_Minh');
+    expect(await timeZone.inputValue()).toBe('Asia/Bangkok');
     await timeZone.click();
     await timeZone.fill('Toronto');
     await page.getByRole('option', { name: 'America/Toronto' }).click();
+    // This tenant's come-down window, set by the super admin signed in to another tenant.
+    const settleField = page.getByRole('textbox', { name: 'Status come-down window' });
+    await expect.poll(() => settleField.inputValue()).toBe('30');
+    await settleField.fill('90');
     await page.getByLabel(/^OCR key \(prescriptions\)/).fill('ocr-live-key-0001-9876');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByText('Settings saved.').isVisible()).toBe(true);
@@ -125,6 +135,11 @@ describe('tenant management', () => {
     expect(await page.getByRole('combobox', { name: 'Time zone' }).inputValue()).toBe('America/Toronto');
     await dismissToasts(page);
     await screenshot(page, 'tenants-settings');
+    // Both are stored: they come back after a reload.
+    await page.reload();
+    await openTab(page, 'Settings');
+    await expect.poll(() => page.getByRole('textbox', { name: 'Status come-down window' }).inputValue()).toBe('90');
+    expect(await page.getByRole('combobox', { name: 'Time zone' }).inputValue()).toBe('America/Toronto');
 
     // Security: the example follows the rule as edited, before saving.
     await openTab(page, 'Security');

@@ -22,6 +22,7 @@ import { NoDataWindowField } from './no-data-window-field';
 import { SecretField } from './secret-field';
 import { SettleWindowField } from './settle-window-field';
 import { TabForm } from './tab-form';
+import { TimeZoneField } from './time-zone-field';
 import { validateTenantForm } from './tenant-form-errors';
 import {
   changedSettings,
@@ -29,7 +30,6 @@ import {
   GENERAL_KEYS,
   parseSettleMinutes,
   settingValues,
-  timeZoneChoices,
   type SecretEdit,
 } from './tenant-settings-model';
 import { updateTenantSettings } from './tenants-api';
@@ -54,11 +54,11 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
   const form = useFormState(initial);
   const { values } = form;
   const [secrets, setSecrets] = useState<Partial<Record<SecretKey, SecretEdit>>>({});
-  // The come-down window is an alert setting of the signed-in tenant (the alert settings call):
-  // editable here when the tenant shown is the one signed in to.
-  const isOwnTenant = useOptionalSession()?.tenant?.id === tenant.id;
+  // The come-down window is an alert setting: the signed-in tenant's through its own call,
+  // another tenant's through the tenant screens' call.
+  const otherTenantId = useOptionalSession()?.tenant?.id === tenant.id ? undefined : tenant.id;
   const queryClient = useQueryClient();
-  const alertSettings = useQuery({ ...alertSettingsQuery(), enabled: isOwnTenant });
+  const alertSettings = useQuery(alertSettingsQuery(otherTenantId));
   const [settleText, setSettleText] = useState<string | null>(null);
   const [settleError, setSettleError] = useState<string | undefined>(undefined);
   const storedSettle = alertSettings.data?.statusSettleMinutes;
@@ -66,11 +66,11 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
   const saveSettle = useMutation({
     mutationFn: (minutes: number) => {
       if (alertSettings.data === undefined) throw new Error('alert settings not loaded');
-      return updateAlertSettings({ ...alertSettings.data, statusSettleMinutes: minutes });
+      return updateAlertSettings({ ...alertSettings.data, statusSettleMinutes: minutes }, otherTenantId);
     },
     meta: { errorDisplay: 'inline' },
     onSuccess: (next) => {
-      queryClient.setQueryData(alertSettingsQuery().queryKey, next);
+      queryClient.setQueryData(alertSettingsQuery(otherTenantId).queryKey, next);
       setSettleText(null);
     },
   });
@@ -174,18 +174,12 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
             }}
             error={form.errorOf('DIAL_CODE')}
           />
-          <Select
-            label={t('settings.TIME_ZONE')}
-            description={t('settings.timeZoneHint')}
-            data={timeZoneChoices(values.TIME_ZONE)}
+          <TimeZoneField
             value={values.TIME_ZONE}
             onChange={(value) => {
-              if (value) form.setField('TIME_ZONE', value);
+              form.setField('TIME_ZONE', value);
             }}
             error={form.errorOf('TIME_ZONE')}
-            searchable
-            nothingFoundMessage={t('settings.timeZoneNothingFound')}
-            allowDeselect={false}
           />
         </SimpleGrid>
       </Paper>
@@ -213,7 +207,7 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
             }}
             error={form.errorOf('NO_DATA_ALERT_MINUTES')}
           />
-          {isOwnTenant && alertSettings.isSuccess ? (
+          {alertSettings.isSuccess ? (
             <SettleWindowField
               value={settleValue}
               onChange={(value) => {
@@ -248,8 +242,8 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
 }
 
 /**
- * Settings tab: language, region and time zone, units, tax, the no-data window, the come-down window (the
- * signed-in tenant's), the web SOS pop-up and the integration keys.
+ * Settings tab: language, region and time zone, units, tax, the no-data window, the come-down window, the
+ * web SOS pop-up and the integration keys.
  */
 export function SettingsTab({ tenant }: { tenant: TenantDetail }) {
   return <SettingsForm key={JSON.stringify(tenant.settings)} tenant={tenant} />;

@@ -27,6 +27,7 @@ import { suggestTenantCode } from './tenant-code';
 import { validateTenantForm } from './tenant-form-errors';
 import { COMMON_DIAL_CODES } from './tenant-settings-model';
 import { createTenant, TENANTS_QUERY_ROOT } from './tenants-api';
+import { TimeZoneField } from './time-zone-field';
 
 interface CreateValues {
   name: string;
@@ -42,9 +43,10 @@ interface CreateValues {
   COUNTRY_CODE: string;
   DIAL_CODE: string;
   COLOR: string;
+  TIME_ZONE: string;
 }
 
-type TextField = Exclude<keyof CreateValues, 'withAdmin' | 'LANGUAGE' | 'DIAL_CODE' | 'COLOR'>;
+type TextField = Exclude<keyof CreateValues, 'withAdmin' | 'LANGUAGE' | 'DIAL_CODE' | 'COLOR' | 'TIME_ZONE'>;
 
 /** Where the schema's paths (admin.email, settings.COLOR) sit in this flat form. */
 const FIELD_OF_PATH: Record<string, keyof CreateValues> = {
@@ -54,7 +56,7 @@ const FIELD_OF_PATH: Record<string, keyof CreateValues> = {
 };
 const fieldOf = (path: string) => FIELD_OF_PATH[path] ?? path.replace(/^settings\./, '');
 
-const INITIAL_SETTINGS = ['LANGUAGE', 'COUNTRY', 'COUNTRY_CODE', 'DIAL_CODE', 'COLOR'] as const;
+const INITIAL_SETTINGS = ['LANGUAGE', 'COUNTRY', 'COUNTRY_CODE', 'DIAL_CODE', 'COLOR', 'TIME_ZONE'] as const;
 
 /** /<area>/tenants/new: identity, optional first admin (emailed a set-password code) and first settings. */
 export function TenantCreatePage() {
@@ -77,6 +79,7 @@ export function TenantCreatePage() {
     COUNTRY_CODE: TENANT_SETTING_DEFAULTS.COUNTRY_CODE,
     DIAL_CODE: TENANT_SETTING_DEFAULTS.DIAL_CODE,
     COLOR: TENANT_SETTING_DEFAULTS.COLOR,
+    TIME_ZONE: TENANT_SETTING_DEFAULTS.TIME_ZONE,
   });
   const { values } = form;
   // The form's own field names, so messages from the schema and the server land on the right input.
@@ -221,6 +224,13 @@ export function TenantCreatePage() {
                   allowDeselect={false}
                 />
               </Group>
+              <TimeZoneField
+                value={values.TIME_ZONE}
+                onChange={(value) => {
+                  form.setField('TIME_ZONE', value);
+                }}
+                error={form.errorOf('TIME_ZONE')}
+              />
             </SimpleGrid>
           </Paper>
           <Paper withBorder radius="md" p="lg">
