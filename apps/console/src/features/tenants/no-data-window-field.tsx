@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Group, Select, TextInput } from '@mantine/core';
 import { NO_DATA_WINDOW } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
+import type { SettingFieldProps } from './tenant-settings-model';
 
 const CUSTOM = 'custom';
 const PRESETS: readonly string[] = NO_DATA_WINDOW.presets.map(String);
@@ -11,15 +12,7 @@ const PRESETS: readonly string[] = NO_DATA_WINDOW.presets.map(String);
  * number of minutes typed beside the choice. The value stays the setting's text; the form checks
  * it with the contract's schema before saving.
  */
-export function NoDataWindowField({
-  value,
-  onChange,
-  error,
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  error?: string | undefined;
-}) {
+export function NoDataWindowField({ value, onChange, error }: SettingFieldProps) {
   const { t } = useTranslation('tenants');
   const [isCustom, setIsCustom] = useState(!PRESETS.includes(value));
   const choice = isCustom ? CUSTOM : value;

@@ -18,6 +18,13 @@ export const GENERAL_KEYS = TENANT_SETTING_KEYS.filter(
 
 export type SettingValues = Record<TenantSettingKey, string>;
 
+/** A setting field of the tenant forms: the setting's text, its change, the message under it. */
+export interface SettingFieldProps {
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+}
+
 /** The stored value (or default) of every key; secrets come masked and are never edited in place. */
 export function settingValues(detail: {
   settings: readonly { key: TenantSettingKey; value: string }[];

@@ -1,20 +1,12 @@
 import { Select } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { timeZoneChoices } from './tenant-settings-model';
+import { timeZoneChoices, type SettingFieldProps } from './tenant-settings-model';
 
 /**
  * The tenant's time zone (setting TIME_ZONE): a searchable list of the runtime's IANA zones, the
  * fallback for the local days of patients whose account has no zone of its own.
  */
-export function TimeZoneField({
-  value,
-  onChange,
-  error,
-}: {
-  value: string;
-  onChange: (value: string) => void;
-  error?: string | undefined;
-}) {
+export function TimeZoneField({ value, onChange, error }: SettingFieldProps) {
   const { t } = useTranslation('tenants');
   return (
     <Select
