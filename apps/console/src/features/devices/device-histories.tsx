@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Group, Select, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import {
   APP_STATUSES,
@@ -12,9 +12,9 @@ import {
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, parseDisplayDate } from '../../lib/format';
 import { DateField } from '../shell/date-field';
-import { SearchIcon } from '../shell/icons';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
+import { ListSearchField, ValueFilter } from '../shell/data-table-filters';
 import { usePagedList } from '../shell/paged-list';
 import { AppStatusBadge, ConnectionBadge } from './device-status';
 import {
@@ -144,15 +144,11 @@ export function ConnectionHistoryTable({ target }: { target: { deviceId?: string
   return (
     <Stack gap="md">
       <Group gap="sm" align="flex-end">
-        <TextInput
+        <ListSearchField
+          list={paged}
           label={t('history.search')}
           placeholder={t('history.searchPlaceholder')}
-          leftSection={<SearchIcon />}
-          value={paged.search}
-          onChange={(event) => {
-            paged.setSearch(event.currentTarget.value);
-          }}
-          w={280}
+          width={280}
         />
         <Select
           label={t('history.status')}
@@ -247,26 +243,22 @@ export function PhoneHistoryTable({ username }: { username: string }) {
   return (
     <Stack gap="md">
       <Group gap="sm" align="flex-end">
-        <TextInput
+        <ListSearchField
+          list={paged}
           label={t('history.search')}
           placeholder={t('history.phoneSearchPlaceholder')}
-          leftSection={<SearchIcon />}
-          value={paged.search}
-          onChange={(event) => {
-            paged.setSearch(event.currentTarget.value);
-          }}
-          w={240}
+          width={240}
         />
-        <Select
+        <ValueFilter
+          values={APP_STATUSES}
+          labelOf={(status) => t(`appStatus.${status}`)}
+          value={filter.status}
+          onChange={(status) => {
+            update({ status });
+          }}
           label={t('history.status')}
           placeholder={t('history.allStatuses')}
-          data={APP_STATUSES.map((status) => ({ value: status, label: t(`appStatus.${status}`) }))}
-          value={filter.status}
-          onChange={(value) => {
-            update({ status: APP_STATUSES.find((status) => status === value) ?? null });
-          }}
-          clearable
-          w={170}
+          width={170}
         />
         <Select
           label={t('history.phoneName')}

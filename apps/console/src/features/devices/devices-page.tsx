@@ -1,16 +1,5 @@
 import { useState } from 'react';
-import {
-  ActionIcon,
-  Anchor,
-  Button,
-  Group,
-  Menu,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, Menu, Select, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import {
   APP_STATUSES,
@@ -24,9 +13,10 @@ import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/format';
 import { notifyError } from '../../lib/notify';
 import { downloadFile } from '../imports/imports-api';
-import { DotsIcon, PlusIcon, SearchIcon, UploadIcon } from '../shell/icons';
+import { DotsIcon, PlusIcon, UploadIcon } from '../shell/icons';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
+import { ListSearchField, ValueFilter } from '../shell/data-table-filters';
 import { usePagedList } from '../shell/paged-list';
 import { Can, usePermissions } from '../shell/permissions';
 import { usePageTitle } from '../shell/use-page-title';
@@ -267,26 +257,22 @@ export function DevicesPage() {
         </Group>
       </Group>
       <Group gap="sm" align="flex-end" wrap="nowrap">
-        <TextInput
+        <ListSearchField
+          list={paged}
           label={t('list.searchLabel')}
           placeholder={t('list.search')}
-          leftSection={<SearchIcon />}
-          value={paged.search}
-          onChange={(event) => {
-            paged.setSearch(event.currentTarget.value);
-          }}
-          w={250}
+          width={250}
         />
-        <Select
+        <ValueFilter
+          values={DEVICE_MODELS}
+          labelOf={(model) => t(`model.${model}`)}
+          value={filter.category}
+          onChange={(category) => {
+            update({ category });
+          }}
           label={t('list.category')}
           placeholder={t('list.allCategories')}
-          data={DEVICE_MODELS.map((model) => ({ value: model, label: t(`model.${model}`) }))}
-          value={filter.category}
-          onChange={(value) => {
-            update({ category: DEVICE_MODELS.find((model) => model === value) ?? null });
-          }}
-          clearable
-          w={150}
+          width={150}
         />
         <Select
           label={t('list.status')}
@@ -302,16 +288,16 @@ export function DevicesPage() {
           clearable
           w={205}
         />
-        <Select
+        <ValueFilter
+          values={APP_STATUSES}
+          labelOf={(status) => t(`appStatus.${status}`)}
+          value={filter.appStatus}
+          onChange={(appStatus) => {
+            update({ appStatus });
+          }}
           label={t('list.appStatus')}
           placeholder={t('list.allAppStatuses')}
-          data={APP_STATUSES.map((status) => ({ value: status, label: t(`appStatus.${status}`) }))}
-          value={filter.appStatus}
-          onChange={(value) => {
-            update({ appStatus: APP_STATUSES.find((status) => status === value) ?? null });
-          }}
-          clearable
-          w={170}
+          width={170}
         />
         <Select
           label={t('list.bound')}

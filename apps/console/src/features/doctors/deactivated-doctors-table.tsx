@@ -1,14 +1,14 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DOCTOR_RESTORE_DAYS, type DeactivatedDoctor } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { errorMessageFor } from '../../api/error-reaction';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { messageText, notifySuccess } from '../../lib/notify';
-import { SearchIcon } from '../shell/icons';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
+import { ListSearchField } from '../shell/data-table-filters';
 import { TwoLineCell } from '../shell/data-table-cells';
 import { usePagedList } from '../shell/paged-list';
 import { deactivatedDoctorsQuery, refreshDoctors, restoreDoctor } from './doctors-api';
@@ -106,15 +106,11 @@ export function DeactivatedDoctorsTable() {
         {t('deactivated.hint', { days: DOCTOR_RESTORE_DAYS })}
       </Text>
       <Group gap="sm" align="flex-end">
-        <TextInput
+        <ListSearchField
+          list={paged}
           label={t('list.search')}
           placeholder={t('list.searchPlaceholder')}
-          leftSection={<SearchIcon />}
-          value={paged.search}
-          onChange={(event) => {
-            paged.setSearch(event.currentTarget.value);
-          }}
-          w={280}
+          width={280}
         />
       </Group>
       <DataTable

@@ -1,15 +1,15 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DOCTOR_REQUEST_KINDS, type DoctorRequest, type DoctorRequestKind } from '@rpm/contracts';
+import { DOCTOR_REQUEST_KINDS, type DoctorRequest } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { errorMessageFor } from '../../api/error-reaction';
 import { formatDate, formatDateTime } from '../../lib/format';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { useOrgReach } from '../levels/use-org-reach';
-import { SearchIcon } from '../shell/icons';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
+import { ListSearchField, ValueFilter } from '../shell/data-table-filters';
 import { TwoLineCell } from '../shell/data-table-cells';
 import { usePagedList } from '../shell/paged-list';
 import { DecisionDialog } from './decision-dialog';
@@ -222,29 +222,22 @@ export function DoctorRequestsTable() {
   return (
     <Stack gap="md">
       <Group gap="sm" align="flex-end">
-        <TextInput
+        <ListSearchField
+          list={paged}
           label={t('list.search')}
           placeholder={t('list.searchPlaceholder')}
-          leftSection={<SearchIcon />}
-          value={paged.search}
-          onChange={(event) => {
-            paged.setSearch(event.currentTarget.value);
-          }}
-          w={280}
+          width={280}
         />
-        <Select
+        <ValueFilter
+          values={DOCTOR_REQUEST_KINDS}
+          labelOf={(kind) => t(`doctorRequests.kind.${kind}`)}
+          value={filter.kind}
+          onChange={(kind) => {
+            update({ kind });
+          }}
           label={t('requests.kindFilter')}
           placeholder={t('list.any')}
-          data={DOCTOR_REQUEST_KINDS.map((kind) => ({
-            value: kind,
-            label: t(`doctorRequests.kind.${kind}`),
-          }))}
-          value={filter.kind}
-          onChange={(value) => {
-            update({ kind: DOCTOR_REQUEST_KINDS.find((kind: DoctorRequestKind) => kind === value) ?? null });
-          }}
-          clearable
-          w={200}
+          width={200}
         />
       </Group>
       <DataTable

@@ -1,22 +1,20 @@
-import { Anchor, Group, Rating, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Group, Rating, Select, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import {
   DOCTOR_KINDS,
   LICENSE_STATES,
   SPECIALTY_CODES,
   type DegreeCode,
-  type DoctorKind,
   type DoctorSummary,
-  type LicenseState,
   type SpecialtyCode,
 } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatNumber } from '../../lib/format';
 import { useOrgReach } from '../levels/use-org-reach';
-import { SearchIcon } from '../shell/icons';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
+import { ListSearchField, ValueFilter } from '../shell/data-table-filters';
 import { usePagedList } from '../shell/paged-list';
 import { usePageTitle } from '../shell/use-page-title';
 import { LicenseBadge, SpecialtyChips } from './doctor-badges';
@@ -120,15 +118,11 @@ export function DoctorsPage() {
         </Text>
       </Stack>
       <Group gap="sm" align="flex-end">
-        <TextInput
+        <ListSearchField
+          list={paged}
           label={t('list.search')}
           placeholder={t('list.searchPlaceholder')}
-          leftSection={<SearchIcon />}
-          value={paged.search}
-          onChange={(event) => {
-            paged.setSearch(event.currentTarget.value);
-          }}
-          w={280}
+          width={280}
         />
         <Select
           label={t('list.specialtyFilter')}
@@ -158,27 +152,27 @@ export function DoctorsPage() {
           nothingFoundMessage={t('list.noOption')}
           w={220}
         />
-        <Select
+        <ValueFilter
+          values={DOCTOR_KINDS}
+          labelOf={(kind) => t(`kind.${kind}`)}
+          value={filter.kind}
+          onChange={(kind) => {
+            update({ kind });
+          }}
           label={t('list.kindFilter')}
           placeholder={t('list.any')}
-          data={DOCTOR_KINDS.map((kind) => ({ value: kind, label: t(`kind.${kind}`) }))}
-          value={filter.kind}
-          onChange={(value) => {
-            update({ kind: DOCTOR_KINDS.find((kind: DoctorKind) => kind === value) ?? null });
-          }}
-          clearable
-          w={170}
+          width={170}
         />
-        <Select
+        <ValueFilter
+          values={LICENSE_STATES}
+          labelOf={(state) => t(`licenseState.${state}`)}
+          value={filter.licenseState}
+          onChange={(licenseState) => {
+            update({ licenseState });
+          }}
           label={t('list.licenseFilter')}
           placeholder={t('list.any')}
-          data={LICENSE_STATES.map((state) => ({ value: state, label: t(`licenseState.${state}`) }))}
-          value={filter.licenseState}
-          onChange={(value) => {
-            update({ licenseState: LICENSE_STATES.find((state: LicenseState) => state === value) ?? null });
-          }}
-          clearable
-          w={170}
+          width={170}
         />
       </Group>
       <DataTable

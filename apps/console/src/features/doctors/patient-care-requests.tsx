@@ -1,21 +1,7 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  Group,
-  Modal,
-  Paper,
-  SegmentedControl,
-  Select,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  Title,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Alert, Button, Group, Modal, Paper, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { careRequestCreateSchema, type CareRelation, type CareRequest } from '@rpm/contracts';
+import { careRequestCreateSchema, type CareRequest } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { errorMessageFor } from '../../api/error-reaction';
 import { formatDate } from '../../lib/format';
@@ -23,13 +9,8 @@ import { messageText, notifySuccess } from '../../lib/notify';
 import { Can } from '../shell/permissions';
 import { EmptyList, ErrorState, LoadingState, TablePager } from '../shell/query-states';
 import { useSession } from '../shell/session-context';
-import {
-  decideRequest,
-  doctorListQuery,
-  patientRequestsQuery,
-  refreshDoctors,
-  sendRequest,
-} from './doctors-api';
+import { DoctorPickerFields, useDoctorPicker } from './doctor-picker-fields';
+import { decideRequest, patientRequestsQuery, refreshDoctors, sendRequest } from './doctors-api';
 import { RequestStatusBadge } from './requests-page';
 
 const PAGE_SIZE = 10;
@@ -48,26 +29,8 @@ function SendRequestDialog({
   const { t } = useTranslation('doctors');
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search, 300);
-  const [doctorId, setDoctorId] = useState<string | null>(null);
-  const [doctorError, setDoctorError] = useState<string | undefined>(undefined);
-  const [relation, setRelation] = useState<CareRelation>('SPECIALIST');
+  const picker = useDoctorPicker(opened);
   const [message, setMessage] = useState('');
-  const doctors = useQuery({
-    ...doctorListQuery({
-      page: 0,
-      size: 20,
-      search: debouncedSearch,
-      sortField: 'name',
-      sortType: 'asc',
-      specialty: null,
-      centerId: null,
-      kind: null,
-      licenseState: null,
-    }),
-    enabled: opened,
-  });
   const send = useMutation({
     mutationFn: sendRequest,
     meta: { errorDisplay: 'inline' },
@@ -79,16 +42,10 @@ function SendRequestDialog({
   });
   function close() {
     send.reset();
-    setSearch('');
-    setDoctorId(null);
-    setDoctorError(undefined);
-    setRelation('SPECIALIST');
+    picker.reset();
     setMessage('');
     onClose();
   }
-  const options = (doctors.data?.items ?? [])
-    .filter((doctor) => doctor.status === 'ACTIVE')
-    .map((doctor) => ({ value: doctor.id, label: doctor.fullName }));
   return (
     <Modal opened={opened} onClose={close} title={t('careRequests.sendTitle')} centered>
       <form
@@ -96,15 +53,13 @@ function SendRequestDialog({
         aria-label={t('careRequests.sendTitle')}
         onSubmit={(event) => {
           event.preventDefault();
-          if (doctorId === null) {
-            setDoctorError(t('careTeam.doctorRequired'));
-            return;
-          }
+          const doctorId = picker.requireDoctor();
+          if (doctorId === null) return;
           const parsed = careRequestCreateSchema.safeParse({
             kind: 'PATIENT_REQUEST',
             patientId,
             doctorId,
-            relation,
+            relation: picker.relation,
             message,
           });
           if (parsed.success && !send.isPending) send.mutate(parsed.data);
@@ -116,40 +71,14 @@ function SendRequestDialog({
               {messageText(errorMessageFor(send.error))}
             </Alert>
           ) : null}
-          <Select
-            label={t('careTeam.doctor')}
-            placeholder={t('careTeam.doctorPlaceholder')}
-            data={options}
-            value={doctorId}
-            onChange={(value) => {
-              setDoctorId(value);
-              setDoctorError(undefined);
-            }}
-            searchable
-            searchValue={search}
-            onSearchChange={setSearch}
-            filter={({ options: all }) => all}
-            nothingFoundMessage={doctors.isFetching ? tc('states.loading') : t('careTeam.noDoctor')}
-            error={doctorError}
-            aria-invalid={doctorError !== undefined}
-            withAsterisk
+          <DoctorPickerFields
+            picker={picker}
+            // A request goes only to a doctor who can answer it.
+            toOption={(doctor) =>
+              doctor.status === 'ACTIVE' ? { value: doctor.id, label: doctor.fullName } : null
+            }
+            relationLabelId="care-request-relation-label"
           />
-          <Stack gap={4}>
-            <Text fz="sm" fw={500} id="care-request-relation-label">
-              {t('careTeam.relation')}
-            </Text>
-            <SegmentedControl
-              aria-labelledby="care-request-relation-label"
-              value={relation}
-              onChange={(value) => {
-                setRelation(value === 'FAMILY' ? 'FAMILY' : 'SPECIALIST');
-              }}
-              data={[
-                { value: 'SPECIALIST', label: t('relation.SPECIALIST') },
-                { value: 'FAMILY', label: t('relation.FAMILY') },
-              ]}
-            />
-          </Stack>
           <Textarea
             label={t('careRequests.message')}
             description={t('careRequests.messageHint')}

@@ -8,14 +8,11 @@ import {
   Group,
   Modal,
   Paper,
-  SegmentedControl,
-  Select,
   Stack,
   Table,
   Text,
   Title,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CareRelation, CareTeamEntry } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
@@ -29,7 +26,8 @@ import { EmptyList, ErrorState, LoadingState } from '../shell/query-states';
 import { useSession } from '../shell/session-context';
 import { LicenseBadge, SpecialtyChips } from './doctor-badges';
 import { PatientCareRequests } from './patient-care-requests';
-import { assignDoctor, careTeamQuery, doctorListQuery, refreshDoctors, unassignDoctor } from './doctors-api';
+import { DoctorPickerFields, useDoctorPicker } from './doctor-picker-fields';
+import { assignDoctor, careTeamQuery, refreshDoctors, unassignDoctor } from './doctors-api';
 
 function AssignDialog({
   patientId,
@@ -45,26 +43,8 @@ function AssignDialog({
   const { t } = useTranslation('doctors');
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search, 300);
-  const [doctorId, setDoctorId] = useState<string | null>(null);
-  const [doctorError, setDoctorError] = useState<string | undefined>(undefined);
-  const [relation, setRelation] = useState<CareRelation>('SPECIALIST');
+  const picker = useDoctorPicker(opened);
   const [replace, setReplace] = useState(false);
-  const doctors = useQuery({
-    ...doctorListQuery({
-      page: 0,
-      size: 20,
-      search: debouncedSearch,
-      sortField: 'name',
-      sortType: 'asc',
-      specialty: null,
-      centerId: null,
-      kind: null,
-      licenseState: null,
-    }),
-    enabled: opened,
-  });
   const family = team.find((entry) => entry.relation === 'FAMILY');
   const onTeam = new Set(team.map((entry) => entry.doctor.id));
   const assign = useMutation({
@@ -79,22 +59,10 @@ function AssignDialog({
   });
   function close() {
     assign.reset();
-    setSearch('');
-    setDoctorId(null);
-    setDoctorError(undefined);
-    setRelation('SPECIALIST');
+    picker.reset();
     setReplace(false);
     onClose();
   }
-  const options = (doctors.data?.items ?? [])
-    .filter((doctor) => !onTeam.has(doctor.id))
-    .map((doctor) => ({
-      value: doctor.id,
-      label:
-        doctor.licenseState === 'EXPIRED'
-          ? `${doctor.fullName} (${t('licenseState.EXPIRED')})`
-          : doctor.fullName,
-    }));
   return (
     <Modal opened={opened} onClose={close} title={t('careTeam.assignTitle')} centered>
       <form
@@ -102,12 +70,10 @@ function AssignDialog({
         aria-label={t('careTeam.assignTitle')}
         onSubmit={(event) => {
           event.preventDefault();
-          if (doctorId === null) {
-            setDoctorError(t('careTeam.doctorRequired'));
-            return;
-          }
-          if (!assign.isPending)
-            assign.mutate({ doctorId, relation, replace: relation === 'FAMILY' && replace });
+          const doctorId = picker.requireDoctor();
+          if (doctorId === null || assign.isPending) return;
+          const { relation } = picker;
+          assign.mutate({ doctorId, relation, replace: relation === 'FAMILY' && replace });
         }}
       >
         <Stack gap="md">
@@ -116,41 +82,23 @@ function AssignDialog({
               {messageText(errorMessageFor(assign.error))}
             </Alert>
           ) : null}
-          <Select
-            label={t('careTeam.doctor')}
-            placeholder={t('careTeam.doctorPlaceholder')}
-            data={options}
-            value={doctorId}
-            onChange={(value) => {
-              setDoctorId(value);
-              setDoctorError(undefined);
-            }}
-            searchable
-            searchValue={search}
-            onSearchChange={setSearch}
-            filter={({ options: all }) => all}
-            nothingFoundMessage={doctors.isFetching ? tc('states.loading') : t('careTeam.noDoctor')}
-            error={doctorError}
-            aria-invalid={doctorError !== undefined}
-            withAsterisk
+          <DoctorPickerFields
+            picker={picker}
+            // Doctors already on the team are left out; an expired license is said in the name.
+            toOption={(doctor) =>
+              onTeam.has(doctor.id)
+                ? null
+                : {
+                    value: doctor.id,
+                    label:
+                      doctor.licenseState === 'EXPIRED'
+                        ? `${doctor.fullName} (${t('licenseState.EXPIRED')})`
+                        : doctor.fullName,
+                  }
+            }
+            relationLabelId="care-relation-label"
           />
-          <Stack gap={4}>
-            <Text fz="sm" fw={500} id="care-relation-label">
-              {t('careTeam.relation')}
-            </Text>
-            <SegmentedControl
-              aria-labelledby="care-relation-label"
-              value={relation}
-              onChange={(value) => {
-                setRelation(value === 'FAMILY' ? 'FAMILY' : 'SPECIALIST');
-              }}
-              data={[
-                { value: 'SPECIALIST', label: t('relation.SPECIALIST') },
-                { value: 'FAMILY', label: t('relation.FAMILY') },
-              ]}
-            />
-          </Stack>
-          {relation === 'FAMILY' && family !== undefined ? (
+          {picker.relation === 'FAMILY' && family !== undefined ? (
             <Checkbox
               label={t('careTeam.replaceFamily', { name: family.doctor.fullName })}
               checked={replace}

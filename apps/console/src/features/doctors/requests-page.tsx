@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Select, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CARE_REQUEST_KINDS,
   CARE_REQUEST_STATUSES,
   canTransition,
   type CareRequest,
-  type CareRequestKind,
   type CareRequestStatus,
 } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +14,7 @@ import { formatDateTime } from '../../lib/format';
 import { notifySuccess } from '../../lib/notify';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
+import { ValueFilter } from '../shell/data-table-filters';
 import { TwoLineCell } from '../shell/data-table-cells';
 import { usePagedList } from '../shell/paged-list';
 import { usePermissions } from '../shell/permissions';
@@ -171,32 +171,27 @@ function RequestBox({ box }: { box: RequestFilter['box'] }) {
   return (
     <Stack gap="md">
       <Group gap="sm" align="flex-end">
-        <Select
+        <ValueFilter
+          values={CARE_REQUEST_STATUSES}
+          labelOf={(status) => t(`requestStatus.${status}`)}
+          value={filter.status}
+          onChange={(status) => {
+            update({ status });
+          }}
           label={t('requests.statusFilter')}
           placeholder={t('list.any')}
-          data={CARE_REQUEST_STATUSES.map((status) => ({
-            value: status,
-            label: t(`requestStatus.${status}`),
-          }))}
-          value={filter.status}
-          onChange={(value) => {
-            update({
-              status: CARE_REQUEST_STATUSES.find((status: CareRequestStatus) => status === value) ?? null,
-            });
-          }}
-          clearable
-          w={180}
+          width={180}
         />
-        <Select
+        <ValueFilter
+          values={CARE_REQUEST_KINDS}
+          labelOf={(kind) => t(`requestKind.${kind}`)}
+          value={filter.kind}
+          onChange={(kind) => {
+            update({ kind });
+          }}
           label={t('requests.kindFilter')}
           placeholder={t('list.any')}
-          data={CARE_REQUEST_KINDS.map((kind) => ({ value: kind, label: t(`requestKind.${kind}`) }))}
-          value={filter.kind}
-          onChange={(value) => {
-            update({ kind: CARE_REQUEST_KINDS.find((kind: CareRequestKind) => kind === value) ?? null });
-          }}
-          clearable
-          w={220}
+          width={220}
         />
       </Group>
       <DataTable

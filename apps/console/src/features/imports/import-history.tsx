@@ -1,11 +1,11 @@
-import { Badge, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ImportJob, ImportKindCode } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatNumber } from '../../lib/format';
-import { SearchIcon } from '../shell/icons';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
+import { ListSearchField } from '../shell/data-table-filters';
 import { usePagedList } from '../shell/paged-list';
 import { downloadErrorFile } from './import-panel';
 import { IMPORT_STATUS_COLORS } from './import-status';
@@ -82,15 +82,11 @@ export function ImportHistory({ kind }: { kind: ImportKindCode }) {
       <Title order={2} fz="lg">
         {t('history.title')}
       </Title>
-      <TextInput
+      <ListSearchField
+        list={paged}
         label={t('history.search')}
         placeholder={t('history.searchPlaceholder')}
-        leftSection={<SearchIcon />}
-        value={paged.search}
-        onChange={(event) => {
-          paged.setSearch(event.currentTarget.value);
-        }}
-        w={300}
+        width={300}
       />
       <DataTable
         columns={columns}

@@ -1,13 +1,13 @@
-import { Anchor, Badge, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { MESSAGE_KINDS, MESSAGE_STATUSES, type MessageEntry } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/format';
 import { DayFilterField } from '../shell/date-field';
-import { SearchIcon } from '../shell/icons';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
+import { ListSearchField, ValueFilter } from '../shell/data-table-filters';
 import { usePagedList } from '../shell/paged-list';
 import { usePageTitle } from '../shell/use-page-title';
 import { messageListQuery, type MessageFilter } from './monitoring-api';
@@ -118,37 +118,33 @@ export function MessagesPage() {
         {t('messages.title')}
       </Title>
       <Group gap="sm" align="flex-end">
-        <TextInput
+        <ListSearchField
+          list={paged}
           label={t('messages.searchLabel')}
           placeholder={t('messages.searchPlaceholder')}
-          leftSection={<SearchIcon />}
-          value={paged.search}
-          onChange={(event) => {
-            paged.setSearch(event.currentTarget.value);
-          }}
-          w={260}
+          width={260}
         />
-        <Select
+        <ValueFilter
+          values={MESSAGE_KINDS}
+          labelOf={(kind) => t(`messageKind.${kind}`)}
+          value={filter.kind}
+          onChange={(kind) => {
+            update({ kind });
+          }}
           label={t('messages.kindFilter')}
           placeholder={t('messages.allKinds')}
-          data={MESSAGE_KINDS.map((kind) => ({ value: kind, label: t(`messageKind.${kind}`) }))}
-          value={filter.kind}
-          onChange={(value) => {
-            update({ kind: MESSAGE_KINDS.find((kind) => kind === value) ?? null });
-          }}
-          clearable
-          w={150}
+          width={150}
         />
-        <Select
+        <ValueFilter
+          values={MESSAGE_STATUSES}
+          labelOf={(status) => t(`messageStatus.${status}`)}
+          value={filter.status}
+          onChange={(status) => {
+            update({ status });
+          }}
           label={t('messages.statusFilter')}
           placeholder={t('messages.allStatuses')}
-          data={MESSAGE_STATUSES.map((status) => ({ value: status, label: t(`messageStatus.${status}`) }))}
-          value={filter.status}
-          onChange={(value) => {
-            update({ status: MESSAGE_STATUSES.find((status) => status === value) ?? null });
-          }}
-          clearable
-          w={160}
+          width={160}
         />
         <DayFilterField
           label={t('messages.from')}

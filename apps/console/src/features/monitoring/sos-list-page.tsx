@@ -1,13 +1,13 @@
-import { Anchor, Checkbox, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Checkbox, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { SOS_CASE_STATUSES, type SosCaseStatus, type SosCaseSummary } from '@rpm/contracts';
+import { SOS_CASE_STATUSES, type SosCaseSummary } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/format';
 import { PatientStatusBadge } from '../patients/patient-status-badge';
-import { SearchIcon } from '../shell/icons';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
+import { ListSearchField, ValueFilter } from '../shell/data-table-filters';
 import { usePagedList } from '../shell/paged-list';
 import { usePageTitle } from '../shell/use-page-title';
 import { KpiBadge, SosStatusBadge } from './badges';
@@ -111,26 +111,22 @@ export function SosListPage() {
         {t('sos.list.title')}
       </Title>
       <Group gap="sm" align="flex-end">
-        <TextInput
+        <ListSearchField
+          list={paged}
           label={t('sos.list.searchLabel')}
           placeholder={t('sos.list.searchPlaceholder')}
-          leftSection={<SearchIcon />}
-          value={paged.search}
-          onChange={(event) => {
-            paged.setSearch(event.currentTarget.value);
-          }}
-          w={280}
+          width={280}
         />
-        <Select
+        <ValueFilter
+          values={SOS_CASE_STATUSES}
+          labelOf={(status) => t(`sosStatus.${status}`)}
+          value={filter.status}
+          onChange={(status) => {
+            update({ status });
+          }}
           label={t('sos.list.statusFilter')}
           placeholder={t('sos.list.allStatuses')}
-          data={SOS_CASE_STATUSES.map((status) => ({ value: status, label: t(`sosStatus.${status}`) }))}
-          value={filter.status}
-          onChange={(value) => {
-            update({ status: SOS_CASE_STATUSES.find((status: SosCaseStatus) => status === value) ?? null });
-          }}
-          clearable
-          w={170}
+          width={170}
         />
         <Checkbox
           label={t('sos.list.openOnly')}

@@ -1,13 +1,14 @@
 import { useState } from 'react';
-import { Anchor, Button, Checkbox, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Checkbox, Group, Select, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { TICKET_STATUSES, TICKET_TYPES, type TicketSummary } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/format';
-import { PlusIcon, SearchIcon } from '../shell/icons';
+import { PlusIcon } from '../shell/icons';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
+import { ListSearchField, ValueFilter } from '../shell/data-table-filters';
 import { usePagedList } from '../shell/paged-list';
 import { useSession } from '../shell/session-context';
 import { usePageTitle } from '../shell/use-page-title';
@@ -123,37 +124,33 @@ export function TicketsPage() {
         </Group>
       </Group>
       <Group gap="sm" align="flex-end">
-        <TextInput
+        <ListSearchField
+          list={paged}
           label={t('tickets.list.searchLabel')}
           placeholder={t('tickets.list.searchPlaceholder')}
-          leftSection={<SearchIcon />}
-          value={paged.search}
-          onChange={(event) => {
-            paged.setSearch(event.currentTarget.value);
-          }}
-          w={260}
+          width={260}
         />
-        <Select
+        <ValueFilter
+          values={TICKET_TYPES}
+          labelOf={(type) => t(`ticketType.${type}`)}
+          value={filter.type}
+          onChange={(type) => {
+            update({ type });
+          }}
           label={t('tickets.list.typeFilter')}
           placeholder={t('tickets.list.allTypes')}
-          data={TICKET_TYPES.map((type) => ({ value: type, label: t(`ticketType.${type}`) }))}
-          value={filter.type}
-          onChange={(value) => {
-            update({ type: TICKET_TYPES.find((type) => type === value) ?? null });
-          }}
-          clearable
-          w={170}
+          width={170}
         />
-        <Select
+        <ValueFilter
+          values={TICKET_STATUSES}
+          labelOf={(status) => t(`ticketStatus.${status}`)}
+          value={filter.status}
+          onChange={(status) => {
+            update({ status });
+          }}
           label={t('tickets.list.statusFilter')}
           placeholder={t('tickets.list.allStatuses')}
-          data={TICKET_STATUSES.map((status) => ({ value: status, label: t(`ticketStatus.${status}`) }))}
-          value={filter.status}
-          onChange={(value) => {
-            update({ status: TICKET_STATUSES.find((status) => status === value) ?? null });
-          }}
-          clearable
-          w={170}
+          width={170}
         />
         <Select
           label={t('tickets.list.kpiFilter')}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Anchor, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { PATIENT_STATUSES, type PatientStatus, type PatientSummary } from '@rpm/contracts';
+import { PATIENT_STATUSES, type PatientSummary } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDate, toDisplayDate } from '../../lib/format';
@@ -9,9 +9,10 @@ import { notifyError } from '../../lib/notify';
 import { doctorListQuery } from '../doctors/doctors-api';
 import { downloadFile } from '../imports/imports-api';
 import { useOrgReach } from '../levels/use-org-reach';
-import { PlusIcon, SearchIcon, UploadIcon } from '../shell/icons';
+import { PlusIcon, UploadIcon } from '../shell/icons';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
+import { ListSearchField, ValueFilter } from '../shell/data-table-filters';
 import { usePagedList } from '../shell/paged-list';
 import { Can, usePermissions } from '../shell/permissions';
 import { usePageTitle } from '../shell/use-page-title';
@@ -185,26 +186,22 @@ export function PatientsPage() {
             update({ scope });
           }}
         />
-        <TextInput
+        <ListSearchField
+          list={paged}
           label={t('list.searchLabel')}
           placeholder={t('list.searchPlaceholder')}
-          leftSection={<SearchIcon />}
-          value={paged.search}
-          onChange={(event) => {
-            paged.setSearch(event.currentTarget.value);
-          }}
-          w={280}
+          width={280}
         />
-        <Select
+        <ValueFilter
+          values={PATIENT_STATUSES}
+          labelOf={(status) => t(`status.${status}`)}
+          value={filter.status}
+          onChange={(status) => {
+            update({ status });
+          }}
           label={t('list.statusFilter')}
           placeholder={t('list.allStatuses')}
-          data={PATIENT_STATUSES.map((status) => ({ value: status, label: t(`status.${status}`) }))}
-          value={filter.status}
-          onChange={(value) => {
-            update({ status: PATIENT_STATUSES.find((status: PatientStatus) => status === value) ?? null });
-          }}
-          clearable
-          w={150}
+          width={150}
         />
         <Select
           label={t('list.centerFilter')}

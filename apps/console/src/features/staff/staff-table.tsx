@@ -1,13 +1,13 @@
-import { Anchor, Group, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Group, Select, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ACCOUNT_STATUSES, type StaffList } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/format';
 import { useOrgReach } from '../levels/use-org-reach';
-import { SearchIcon } from '../shell/icons';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
+import { ListSearchField, ValueFilter } from '../shell/data-table-filters';
 import { usePagedList } from '../shell/paged-list';
 import {
   PLATFORM_LISTS,
@@ -17,8 +17,6 @@ import {
   type StaffSortField,
 } from './staff-api';
 import { StaffStatusBadge, useRoleLabel } from './staff-status';
-
-type Status = (typeof ACCOUNT_STATUSES)[number];
 
 /**
  * One staff list of spec §2: search (name, email, phone), filters (status; center for tenant lists),
@@ -110,26 +108,22 @@ export function StaffTable({ list }: { list: StaffList }) {
   return (
     <Stack gap="md">
       <Group gap="sm" align="flex-end">
-        <TextInput
+        <ListSearchField
+          list={paged}
           label={t('staff.search')}
           placeholder={t('staff.searchPlaceholder')}
-          leftSection={<SearchIcon />}
-          value={paged.search}
-          onChange={(event) => {
-            paged.setSearch(event.currentTarget.value);
-          }}
-          w={300}
+          width={300}
         />
-        <Select
+        <ValueFilter
+          values={ACCOUNT_STATUSES}
+          labelOf={(status) => t(`accountStatus.${status}`)}
+          value={filter.status}
+          onChange={(status) => {
+            update({ status });
+          }}
           label={t('staff.statusFilter')}
           placeholder={t('staff.anyStatus')}
-          data={ACCOUNT_STATUSES.map((status) => ({ value: status, label: t(`accountStatus.${status}`) }))}
-          value={filter.status}
-          onChange={(value) => {
-            update({ status: ACCOUNT_STATUSES.find((status: Status) => status === value) ?? null });
-          }}
-          clearable
-          w={180}
+          width={180}
         />
         {isPlatformList ? null : (
           <Select
