@@ -69,6 +69,17 @@ function expectCommonHeaders(headers: Record<string, unknown>) {
 }
 
 describe('security headers', () => {
+  it('let the patient app (and only it) ask for the phone’s location, for its SOS', async () => {
+    for (const url of ['/app/', '/app/notifications']) {
+      const permissions = String((await app.inject({ url })).headers['permissions-policy']);
+      expect(permissions).toContain('geolocation=(self)');
+      expect(permissions).toContain('usb=()');
+    }
+    for (const url of ['/application', '/healthz', '/login']) {
+      expect(String((await app.inject({ url })).headers['permissions-policy'])).toContain('geolocation=()');
+    }
+  });
+
   it('are on API answers, successful or not', async () => {
     for (const url of ['/healthz', '/auth/check-token', '/account/no-such-route']) {
       const response = await app.inject({ url, headers: { host: 'rpm.example.com' } });

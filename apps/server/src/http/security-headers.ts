@@ -33,6 +33,12 @@ const PERMISSIONS_POLICY = [
   'usb=()',
   'xr-spatial-tracking=()',
 ].join(', ');
+/**
+ * The patient app (/app/) sends its SOS with the phone's location (spec §4), so it may ask for
+ * geolocation on this origin (the browser still asks the patient); everything else as above.
+ */
+const PATIENT_APP_PERMISSIONS_POLICY = PERMISSIONS_POLICY.replace('geolocation=()', 'geolocation=(self)');
+const isPatientAppPath = (pathname: string) => pathname === '/app' || pathname.startsWith('/app/');
 
 const COMMON_DIRECTIVES = [
   "object-src 'none'",
@@ -99,7 +105,7 @@ export function installSecurityHeaders(app: FastifyInstance): void {
     reply.header('x-frame-options', 'DENY');
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
-    reply.header('permissions-policy', PERMISSIONS_POLICY);
+    reply.header('permissions-policy', isPatientAppPath(pathname) ? PATIENT_APP_PERMISSIONS_POLICY : PERMISSIONS_POLICY);
     reply.header('cross-origin-opener-policy', 'same-origin');
   });
   // After every onRequest hook (a WebSocket upgrade refused earlier would keep its socket open).
