@@ -61,6 +61,65 @@ async function send(patientId: string, values: [string, number][]) {
   expect(answer.accepted).toBe(values.length);
 }
 
+/**
+ * A patient of center A with heart rates at the given instants: with an account in `timeZone`, or
+ * with no account (null: the tenant's zone applies).
+ */
+async function seededPatient(timeZone: string | null, values: [string, number][]) {
+  const seeded =
+    timeZone === null
+      ? { patient: await newPatient(testDb, org.tenant.id, org.centerA.id), account: null }
+      : await patientIn(timeZone);
+  await send(seeded.patient.id, values);
+  return seeded;
+}
+
+/** Replaces the patient's daily rollups with UTC days, as they were stored before local days. */
+async function storeUtcDays(patientId: string) {
+  await asOwner(testDb.ownerUrl, 'DELETE FROM readings_daily WHERE patient_id = $1', [patientId]);
+  await asOwner(
+    testDb.ownerUrl,
+    `INSERT INTO readings_daily (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
+     SELECT tenant_id, patient_id, measure, date_trunc('day', measured_at, 'UTC'), count(*), sum(value), min(value), max(value),
+            (array_agg(value ORDER BY measured_at DESC))[1], max(measured_at)
+       FROM readings WHERE patient_id = $1 GROUP BY tenant_id, patient_id, measure, date_trunc('day', measured_at, 'UTC')`,
+    [patientId],
+  );
+}
+
+/** Runs a migration file from `marker` on, as the database owner (its data step, run again). */
+async function runMigrationFrom(file: string, marker: string, expected: string) {
+  const migration = await readFile(new URL(`../../../migrations/${file}`, import.meta.url), 'utf8');
+  const rebuild = migration.slice(migration.indexOf(marker));
+  expect(rebuild).toContain(expected);
+  const owner = new pg.Client({ connectionString: testDb.ownerUrl });
+  await owner.connect();
+  try {
+    await owner.query(rebuild);
+  } finally {
+    await owner.end();
+  }
+}
+
+/** Runs the background jobs that are due (the rollup rebuilds). */
+const runJobs = () =>
+  runDueJobs(
+    { database: testDb.database, clock, log: pino({ level: 'silent' }), ownerUrl: testDb.ownerUrl },
+    { now: new Date(Date.now() + 60_000) },
+  );
+
+/** How many rollup rebuilds wait for the patient. */
+const scheduledFor = async (patientId: string) =>
+  (
+    await asOwner<{ n: number }>(
+      testDb.ownerUrl,
+      `SELECT count(*)::int AS n FROM graphile_worker._private_jobs jobs
+         JOIN graphile_worker._private_tasks tasks ON tasks.id = jobs.task_id
+        WHERE tasks.identifier = $1 AND jobs.payload -> 'payload' ->> 'patientId' = $2`,
+      [REBUILD_LOCAL_ROLLUPS_TASK, patientId],
+    )
+  )[0]?.n;
+
 async function series(patientId: string, query: Record<string, string>): Promise<Series> {
   const response = await call(
     app,
@@ -77,8 +136,7 @@ const instants = (result: Series) => result.points.map((point) => point.at);
 
 describe('local days in Asia/Ho_Chi_Minh (UTC+7)', () => {
   it('puts readings at 23:30 and 00:30 local into two local days, and a day view runs from local midnight to midnight', async () => {
-    const { patient } = await patientIn('Asia/Ho_Chi_Minh');
-    await send(patient.id, [
+    const { patient } = await seededPatient('Asia/Ho_Chi_Minh', [
       ['2026-11-10T16:30:00Z', 60], // 23:30 on 10 November, local
       ['2026-11-10T17:00:00Z', 70], // local midnight: the first instant of 11 November
       ['2026-11-10T17:30:00Z', 80], // 00:30 on 11 November, local (still 10 November in UTC)
@@ -105,8 +163,7 @@ describe('local days in Asia/Ho_Chi_Minh (UTC+7)', () => {
   });
 
   it('weeks start on local Monday, months and years at their first local midnight', async () => {
-    const { patient } = await patientIn('Asia/Ho_Chi_Minh');
-    await send(patient.id, [
+    const { patient } = await seededPatient('Asia/Ho_Chi_Minh', [
       ['2025-12-31T16:30:00Z', 50], // 23:30 on 31 December 2025, local
       ['2025-12-31T17:30:00Z', 52], // 00:30 on 1 January 2026, local
       ['2026-10-31T16:30:00Z', 54], // 23:30 on 31 October, local
@@ -166,8 +223,7 @@ describe('local days in Asia/Ho_Chi_Minh (UTC+7)', () => {
 
 describe('zones whose offset is not a whole hour', () => {
   it('a zone name the database does not know counts as UTC instead of refusing batches', async () => {
-    const { patient } = await patientIn('Mars/Olympus_Mons');
-    await send(patient.id, [['2026-11-10T16:30:00Z', 60]]);
+    const { patient } = await seededPatient('Mars/Olympus_Mons', [['2026-11-10T16:30:00Z', 60]]);
     const month = await series(patient.id, { view: 'month', date: '2026-11-10' });
     expect(month.timeZone).toBe('UTC');
     expect(buckets(month)).toEqual([['2026-11-10T00:00:00.000Z', 60, 1]]);
@@ -175,8 +231,7 @@ describe('zones whose offset is not a whole hour', () => {
 
 
   it('Asia/Kolkata (+05:30): days start at 18:30 UTC, hours at :30', async () => {
-    const { patient } = await patientIn('Asia/Kolkata');
-    await send(patient.id, [
+    const { patient } = await seededPatient('Asia/Kolkata', [
       ['2026-11-10T18:15:00Z', 60], // 23:45 on 10 November, local
       ['2026-11-10T18:45:00Z', 80], // 00:15 on 11 November, local
     ]);
@@ -197,8 +252,7 @@ describe('zones whose offset is not a whole hour', () => {
   });
 
   it('Asia/Kathmandu (+05:45): days start at 18:15 UTC, hours at :15', async () => {
-    const { patient } = await patientIn('Asia/Kathmandu');
-    await send(patient.id, [
+    const { patient } = await seededPatient('Asia/Kathmandu', [
       ['2026-11-10T18:05:00Z', 60], // 23:50 on 10 November, local
       ['2026-11-10T18:25:00Z', 80], // 00:10 on 11 November, local
     ]);
@@ -217,8 +271,7 @@ describe('zones whose offset is not a whole hour', () => {
 
 describe('America/Toronto across DST changes', () => {
   it('the 25-hour day of 1 November 2026 is one bucket, its repeated hour two', async () => {
-    const { patient } = await patientIn('America/Toronto');
-    await send(patient.id, [
+    const { patient } = await seededPatient('America/Toronto', [
       ['2026-11-01T03:30:00Z', 50], // 23:30 EDT on 31 October
       ['2026-11-01T04:30:00Z', 60], // 00:30 EDT on 1 November
       ['2026-11-01T05:30:00Z', 62], // 01:30 EDT
@@ -250,8 +303,7 @@ describe('America/Toronto across DST changes', () => {
   });
 
   it('the 23-hour day of 8 March 2026 is one bucket', async () => {
-    const { patient } = await patientIn('America/Toronto');
-    await send(patient.id, [
+    const { patient } = await seededPatient('America/Toronto', [
       ['2026-03-08T05:30:00Z', 60], // 00:30 EST on 8 March
       ['2026-03-08T07:30:00Z', 62], // 03:30 EDT (02:00 EST jumped to 03:00 EDT)
       ['2026-03-09T03:30:00Z', 64], // 23:30 EDT on 8 March
@@ -270,8 +322,7 @@ describe('America/Toronto across DST changes', () => {
 
 describe('a change of the patient’s time zone', () => {
   it('schedules a rebuild that re-buckets the rollups into the new zone', async () => {
-    const { patient, account } = await patientIn('UTC');
-    await send(patient.id, [
+    const { patient, account } = await seededPatient('UTC', [
       ['2026-11-10T20:00:00Z', 60], // 10 November in UTC; 03:00 on 11 November in Ho Chi Minh City
       ['2026-11-11T02:00:00Z', 80], // 11 November in UTC; 09:00 on 11 November in Ho Chi Minh City
     ]);
@@ -290,18 +341,8 @@ describe('a change of the patient’s time zone', () => {
         .set({ timeZone: 'Asia/Ho_Chi_Minh' })
         .where(and(eq(users.tenantId, org.tenant.id), eq(users.id, account.id))),
     );
-    const scheduled = await asOwner<{ n: number }>(
-      testDb.ownerUrl,
-      `SELECT count(*)::int AS n FROM graphile_worker._private_jobs jobs
-         JOIN graphile_worker._private_tasks tasks ON tasks.id = jobs.task_id
-        WHERE tasks.identifier = $1 AND jobs.payload -> 'payload' ->> 'patientId' = $2`,
-      [REBUILD_LOCAL_ROLLUPS_TASK, patient.id],
-    );
-    expect(scheduled[0]?.n).toBe(1);
-    const ran = await runDueJobs(
-      { database: testDb.database, clock, log: pino({ level: 'silent' }), ownerUrl: testDb.ownerUrl },
-      { now: new Date(Date.now() + 60_000) },
-    );
+    expect(await scheduledFor(patient.id)).toBe(1);
+    const ran = await runJobs();
     expect(ran.failed).toBe(0);
     expect(ran.ran).toBeGreaterThanOrEqual(1);
 
@@ -318,34 +359,16 @@ describe('a change of the patient’s time zone', () => {
   });
 
   it('migration 0027 rebuilt rollups stored in UTC buckets into local ones', async () => {
-    const { patient } = await patientIn('Asia/Ho_Chi_Minh');
-    await send(patient.id, [
+    const { patient } = await seededPatient('Asia/Ho_Chi_Minh', [
       ['2026-11-10T16:30:00Z', 60], // 23:30 on 10 November, local
       ['2026-11-10T17:30:00Z', 80], // 00:30 on 11 November, local
     ]);
     // The rollups as they were before: UTC hours and days.
-    await asOwner(testDb.ownerUrl, 'DELETE FROM readings_daily WHERE patient_id = $1', [patient.id]);
-    await asOwner(
-      testDb.ownerUrl,
-      `INSERT INTO readings_daily (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
-       SELECT tenant_id, patient_id, measure, date_trunc('day', measured_at, 'UTC'), count(*), sum(value), min(value), max(value),
-              (array_agg(value ORDER BY measured_at DESC))[1], max(measured_at)
-         FROM readings WHERE patient_id = $1 GROUP BY tenant_id, patient_id, measure, date_trunc('day', measured_at, 'UTC')`,
-      [patient.id],
-    );
+    await storeUtcDays(patient.id);
     const range = { view: 'month', from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z' };
     expect(buckets(await series(patient.id, range))).toEqual([['2026-11-10T00:00:00.000Z', 70, 2]]);
 
-    const migration = await readFile(new URL('../../../migrations/0027_local_day_rollups.sql', import.meta.url), 'utf8');
-    const rebuild = migration.slice(migration.indexOf('-- Every existing rollup'));
-    expect(rebuild).toContain('INSERT INTO readings_daily');
-    const owner = new pg.Client({ connectionString: testDb.ownerUrl });
-    await owner.connect();
-    try {
-      await owner.query(rebuild);
-    } finally {
-      await owner.end();
-    }
+    await runMigrationFrom('0027_local_day_rollups.sql', '-- Every existing rollup', 'INSERT INTO readings_daily');
     expect(buckets(await series(patient.id, range))).toEqual([
       ['2026-11-09T17:00:00.000Z', 60, 1],
       ['2026-11-10T17:00:00.000Z', 80, 1],
@@ -353,8 +376,7 @@ describe('a change of the patient’s time zone', () => {
   });
 
   it('a patient given an account re-buckets into the account’s zone', async () => {
-    const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
-    await send(patient.id, [
+    const { patient } = await seededPatient(null, [
       ['2026-11-10T20:00:00Z', 60],
       ['2026-11-11T02:00:00Z', 80],
     ]);
@@ -368,10 +390,7 @@ describe('a change of the patient’s time zone', () => {
       timeZone: 'Asia/Kolkata',
     });
     await asOwner(testDb.ownerUrl, 'UPDATE patients SET user_id = $1 WHERE id = $2', [account.id, patient.id]);
-    const ran = await runDueJobs(
-      { database: testDb.database, clock, log: pino({ level: 'silent' }), ownerUrl: testDb.ownerUrl },
-      { now: new Date(Date.now() + 60_000) },
-    );
+    const ran = await runJobs();
     expect(ran).toMatchObject({ failed: 0 });
     const after = await series(patient.id, range);
     expect(after.timeZone).toBe('Asia/Kolkata');
@@ -391,21 +410,6 @@ describe('the tenant’s time zone for patients without one of their own', () =>
       ...withSession(token),
     });
   }
-  const runJobs = () =>
-    runDueJobs(
-      { database: testDb.database, clock, log: pino({ level: 'silent' }), ownerUrl: testDb.ownerUrl },
-      { now: new Date(Date.now() + 60_000) },
-    );
-  const scheduledFor = async (patientId: string) =>
-    (
-      await asOwner<{ n: number }>(
-        testDb.ownerUrl,
-        `SELECT count(*)::int AS n FROM graphile_worker._private_jobs jobs
-           JOIN graphile_worker._private_tasks tasks ON tasks.id = jobs.task_id
-          WHERE tasks.identifier = $1 AND jobs.payload -> 'payload' ->> 'patientId' = $2`,
-        [REBUILD_LOCAL_ROLLUPS_TASK, patientId],
-      )
-    )[0]?.n;
   const range = { view: 'month', from: '2026-11-01T00:00:00Z', to: '2026-12-01T00:00:00Z' };
   const lateAndEarly: [string, number][] = [
     ['2026-11-10T16:30:00Z', 60], // 23:30 on 10 November in Ho Chi Minh City; 11:30 in Toronto
@@ -418,8 +422,7 @@ describe('the tenant’s time zone for patients without one of their own', () =>
     expect(saved.json<{ data: { settings: { key: string; value: string }[] } }>().data.settings).toContainEqual(
       expect.objectContaining({ key: 'TIME_ZONE', value: 'Asia/Ho_Chi_Minh' }),
     );
-    const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
-    await send(patient.id, lateAndEarly);
+    const { patient } = await seededPatient(null, lateAndEarly);
     const month = await series(patient.id, range);
     expect(month.timeZone).toBe('Asia/Ho_Chi_Minh');
     expect(buckets(month)).toEqual([
@@ -432,10 +435,8 @@ describe('the tenant’s time zone for patients without one of their own', () =>
   });
 
   it('a change of the tenant’s zone re-buckets its patients without a zone; a patient with an account zone keeps it', async () => {
-    const follower = await newPatient(testDb, org.tenant.id, org.centerA.id);
-    const { patient: own } = await patientIn('Asia/Kolkata');
-    await send(follower.id, lateAndEarly);
-    await send(own.id, lateAndEarly);
+    const { patient: follower } = await seededPatient(null, lateAndEarly);
+    const { patient: own } = await seededPatient('Asia/Kolkata', lateAndEarly);
     const kolkataDays = [['2026-11-09T18:30:00.000Z', 70, 2]]; // 22:00 and 23:00 on 10 November in Kolkata
     expect(buckets(await series(own.id, range))).toEqual(kolkataDays);
     await runJobs(); // nothing waiting from earlier changes
@@ -467,30 +468,12 @@ describe('the tenant’s time zone for patients without one of their own', () =>
   });
 
   it('migration 0030 rebuilt the UTC days of patients without an account zone in their tenant’s zone', async () => {
-    const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
-    await send(patient.id, lateAndEarly);
+    const { patient } = await seededPatient(null, lateAndEarly);
     // The rollups as they were before: UTC days.
-    await asOwner(testDb.ownerUrl, 'DELETE FROM readings_daily WHERE patient_id = $1', [patient.id]);
-    await asOwner(
-      testDb.ownerUrl,
-      `INSERT INTO readings_daily (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
-       SELECT tenant_id, patient_id, measure, date_trunc('day', measured_at, 'UTC'), count(*), sum(value), min(value), max(value),
-              (array_agg(value ORDER BY measured_at DESC))[1], max(measured_at)
-         FROM readings WHERE patient_id = $1 GROUP BY tenant_id, patient_id, measure, date_trunc('day', measured_at, 'UTC')`,
-      [patient.id],
-    );
+    await storeUtcDays(patient.id);
     expect(buckets(await series(patient.id, range))).toEqual([['2026-11-10T00:00:00.000Z', 70, 2]]);
 
-    const migration = await readFile(new URL('../../../migrations/0030_tenant_time_zone.sql', import.meta.url), 'utf8');
-    const rebuild = migration.slice(migration.indexOf('-- Patients without an account zone had UTC days'));
-    expect(rebuild).toContain('rebuild_patient_rollups');
-    const owner = new pg.Client({ connectionString: testDb.ownerUrl });
-    await owner.connect();
-    try {
-      await owner.query(rebuild);
-    } finally {
-      await owner.end();
-    }
+    await runMigrationFrom('0030_tenant_time_zone.sql', '-- Patients without an account zone had UTC days', 'rebuild_patient_rollups');
     expect(buckets(await series(patient.id, range))).toEqual([
       ['2026-11-09T17:00:00.000Z', 60, 1],
       ['2026-11-10T17:00:00.000Z', 80, 1],
