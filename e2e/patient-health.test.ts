@@ -240,5 +240,13 @@ describe('patient app health pages', () => {
     // The home's OSAHS link opens the latest night's screening.
     await page.goto('/app/health/osahs');
     await expect.poll(() => page.locator('.odi-value').textContent()).toBe('12.5');
+
+    // In Vietnamese: the same screening in the app's words and number format.
+    await page.locator('header select').selectOption('vi');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sàng lọc OSAHS');
+    expect(await page.locator('.odi-value').textContent()).toBe('12,5');
+    expect(await page.locator('.odi-band').textContent()).toBe('Nhẹ');
+    expect(await fact(page, 'sleep')).toBe('2 giờ 0 phút');
+    await screenshot(page, 'patient-health-osahs-vi');
   });
 });
