@@ -41,6 +41,17 @@ export function savePhotoEntries(batchId: string, entries: EntryValues[]) {
  * token and the app's language, the answer's envelope read as the client reads it.
  */
 export async function readPhoto(photo: Blob): Promise<OcrResult> {
+  try {
+    return await sendPhoto(photo);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'auth.sessionExpired') throw error;
+    // A cheap self read through the API client renews the tokens (or ends the session), then once more.
+    await api.get('/collector/me/thresholds');
+    return sendPhoto(photo);
+  }
+}
+
+async function sendPhoto(photo: Blob): Promise<OcrResult> {
   const form = new FormData();
   form.append('image', photo, 'display');
   const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': serverLanguage() };
