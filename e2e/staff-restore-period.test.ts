@@ -67,6 +67,8 @@ describe('enabling a deactivated doctor', () => {
     await expect
       .poll(() => page.getByText('A deactivated doctor can be restored within 30 days only; this period is over').first().isVisible(), { timeout: 15_000 })
       .toBe(true);
+    // Toasts slide in: the picture is taken once this one is in place.
+    await page.waitForTimeout(600);
     await screenshot(page, 'staff-enable-restore-period-over');
     expect(await statusOf(late.id)).toBe('DISABLED');
     expect(await page.getByTestId('staff-status').textContent()).not.toBe('Active');
