@@ -8,16 +8,13 @@ type Catalogue = Record<string, unknown>;
 export const STARTUP_NAMESPACES = ['common', 'errors'] as const satisfies readonly Namespace[];
 
 /**
- * Fetched with them before a staff screen is drawn: the namespaces the staff shell names its
- * navigation, level switcher and live layer with, and the area home's dashboard and worklist.
+ * Fetched with them before a staff screen is drawn: what every area's first screen shows besides
+ * `common` (which names the navigation and the level switcher): the area home's dashboard and
+ * worklist (patients, monitoring) and the live layer with its SOS dialog (realtime, monitoring),
+ * which must show at once. Every other page fetches its own namespace with its code.
  */
 export const STAFF_SHELL_NAMESPACES = [
-  'tenants',
-  'org',
   'patients',
-  'doctors',
-  'devices',
-  'imports',
   'monitoring',
   'realtime',
 ] as const satisfies readonly Namespace[];

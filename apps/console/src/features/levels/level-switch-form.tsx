@@ -17,8 +17,7 @@ const INLINE = { withinPortal: false } as const;
  * level or tenant they are unknown until it is applied, so narrowing waits for that.
  */
 export function LevelSwitchForm({ options, onDone }: { options: LevelOptions; onDone: () => void }) {
-  const { t } = useTranslation('org');
-  const { t: tc } = useTranslation();
+  const { t } = useTranslation();
   const current = activeLevel(options);
   // The level's own place is not a narrowing: shown as "all" so clearing it changes nothing.
   const initialScope =
@@ -60,7 +59,7 @@ export function LevelSwitchForm({ options, onDone }: { options: LevelOptions; on
         <Select
           label={t('levels.level')}
           data={options.levels.map((item) => {
-            const role = item.customRole?.name ?? tc(`roles.${item.role}`);
+            const role = item.customRole?.name ?? t(`roles.${item.role}`);
             const place = levelPlace(item);
             return { value: levelKey(item), label: place ? `${role} — ${place}` : role };
           })}
@@ -144,7 +143,7 @@ export function LevelSwitchForm({ options, onDone }: { options: LevelOptions; on
           </Button>
           <Group gap="xs">
             <Button variant="default" onClick={onDone}>
-              {tc('actions.cancel')}
+              {t('actions.cancel')}
             </Button>
             <Button type="submit" loading={apply.isPending}>
               {t('levels.apply')}

@@ -13,14 +13,13 @@ import { hasLevelChoices } from './reach';
  * when there is something to choose; the button names the current choice compactly.
  */
 export function LevelSwitcher() {
-  const { t } = useTranslation('org');
-  const { t: tc } = useTranslation();
+  const { t } = useTranslation();
   const [isOpen, setIsOpen] = useState(false);
   const options = useQuery(levelOptionsQuery());
   if (!options.data || !hasLevelChoices(options.data)) return null;
 
   const { level, tenant, place } = levelLabelParts(options.data);
-  const role = level ? (level.customRole?.name ?? tc(`roles.${level.role}`)) : '';
+  const role = level ? (level.customRole?.name ?? t(`roles.${level.role}`)) : '';
   const label = [role, tenant, place ?? t('levels.everywhere')].filter(Boolean).join(' · ');
 
   return (

@@ -16,7 +16,7 @@ import { LEVELS_QUERY_ROOT, switchLevel } from './levels-api';
  * area: go to its home.
  */
 export function useApplyLevel(onApplied?: () => void) {
-  const { t } = useTranslation('org');
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const session = useSession();

@@ -17,16 +17,8 @@ import { areaPath, NAV_ITEMS, visibleNavItems, type NavItem } from './navigation
 import { organisationName, useSession } from './session-context';
 
 function NavEntry({ item, to }: { item: NavItem; to: string }) {
-  // Features with their own catalogue name their entry `<namespace>:<key>` (navigation.ts).
-  const { t } = useTranslation([
-    'common',
-    'tenants',
-    'patients',
-    'doctors',
-    'devices',
-    'imports',
-    'monitoring',
-  ]);
+  // Every entry's label is in `common` (navigation.ts): the menu fetches no feature's catalogue.
+  const { t } = useTranslation();
   // The area home is active only on itself; other entries also for their sub-pages.
   const isActive = useMatch({ path: to, end: item.path === '' }) !== null;
   const Icon = item.icon;
@@ -117,7 +109,13 @@ export function AppLayout() {
             <Group gap="sm" wrap="nowrap" miw={0} style={{ flexShrink: 1 }}>
               <HeaderBrand />
               {organisation ? (
-                <Text c="dimmed" fz="sm" truncate="end" maw={{ base: 140, lg: 280 }} data-testid="tenant-name">
+                <Text
+                  c="dimmed"
+                  fz="sm"
+                  truncate="end"
+                  maw={{ base: 140, lg: 280 }}
+                  data-testid="tenant-name"
+                >
                   {organisation}
                 </Text>
               ) : null}

@@ -26,38 +26,38 @@ export interface NavItem {
   icon?: IconComponent;
 }
 
-/** A key of the common catalogue, or `<namespace>:<key>` for a feature that keeps its own. */
-export type NavLabelKey =
-  | 'nav.home'
-  | 'nav.account'
-  | 'nav.roles'
-  | 'nav.privacy'
-  | 'nav.scopes'
-  | 'nav.healthCenters'
-  | 'nav.staff'
-  | 'tenants:nav.tenants'
-  | 'tenants:nav.trialRequests'
-  | 'patients:nav.patients'
-  | 'doctors:nav.doctors'
-  | 'doctors:nav.requests'
-  | 'devices:nav.devices'
-  | 'imports:nav.imports'
-  | 'monitoring:nav.sos'
-  | 'monitoring:nav.tickets'
-  | 'monitoring:nav.messages';
+/** A key of the common catalogue: the shell names every entry without fetching the features' own. */
+export type NavLabelKey = `nav.${
+  | 'home'
+  | 'account'
+  | 'roles'
+  | 'privacy'
+  | 'scopes'
+  | 'healthCenters'
+  | 'staff'
+  | 'tenants'
+  | 'trialRequests'
+  | 'patients'
+  | 'doctors'
+  | 'careRequests'
+  | 'devices'
+  | 'imports'
+  | 'sos'
+  | 'tickets'
+  | 'messages'}`;
 
 export const NAV_ITEMS: readonly NavItem[] = [
   { path: '', labelKey: 'nav.home', permission: null, icon: HomeIcon },
-  { path: 'patients', labelKey: 'patients:nav.patients', permission: 'user.view', icon: PulseIcon },
-  { path: 'doctors', labelKey: 'doctors:nav.doctors', permission: 'user.view', icon: UsersIcon },
-  { path: 'requests', labelKey: 'doctors:nav.requests', permission: 'relative.view', icon: RequestIcon },
-  { path: 'sos', labelKey: 'monitoring:nav.sos', permission: 'health.sos', icon: AlertIcon },
-  { path: 'tickets', labelKey: 'monitoring:nav.tickets', permission: 'health.sos', icon: InboxIcon },
-  { path: 'messages', labelKey: 'monitoring:nav.messages', permission: 'health.sos', icon: RequestIcon },
-  { path: 'devices', labelKey: 'devices:nav.devices', permission: 'device.view', icon: MonitorIcon },
+  { path: 'patients', labelKey: 'nav.patients', permission: 'user.view', icon: PulseIcon },
+  { path: 'doctors', labelKey: 'nav.doctors', permission: 'user.view', icon: UsersIcon },
+  { path: 'requests', labelKey: 'nav.careRequests', permission: 'relative.view', icon: RequestIcon },
+  { path: 'sos', labelKey: 'nav.sos', permission: 'health.sos', icon: AlertIcon },
+  { path: 'tickets', labelKey: 'nav.tickets', permission: 'health.sos', icon: InboxIcon },
+  { path: 'messages', labelKey: 'nav.messages', permission: 'health.sos', icon: RequestIcon },
+  { path: 'devices', labelKey: 'nav.devices', permission: 'device.view', icon: MonitorIcon },
   {
     path: 'imports',
-    labelKey: 'imports:nav.imports',
+    labelKey: 'nav.imports',
     permission: ['user.import', 'device.import'],
     icon: UploadIcon,
   },
@@ -66,10 +66,10 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: 'scopes', labelKey: 'nav.scopes', permission: 'tenant.scope', icon: TreeIcon },
   { path: 'health-centers', labelKey: 'nav.healthCenters', permission: 'tenant.center', icon: CenterIcon },
   { path: 'staff', labelKey: 'nav.staff', permission: 'staff.view', icon: UsersIcon },
-  { path: 'tenants', labelKey: 'tenants:nav.tenants', permission: 'tenant.view', icon: BuildingIcon },
+  { path: 'tenants', labelKey: 'nav.tenants', permission: 'tenant.view', icon: BuildingIcon },
   {
     path: 'trial-requests',
-    labelKey: 'tenants:nav.trialRequests',
+    labelKey: 'nav.trialRequests',
     permission: 'tenant.request',
     icon: RequestIcon,
   },
