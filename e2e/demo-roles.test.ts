@@ -1,7 +1,7 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { ConsoleDriver, screenshot, startTestServer } from './support/console.js';
-import { launchBrowser, type RunningServer } from './support/harness.js';
+import { expect, it } from 'vitest';
+import { screenshot } from './support/console.js';
+import { DEMO_LOGINS } from './support/console-pages.js';
+import { useConsoleSuite } from './support/suite.js';
 
 /**
  * Every demo login signs in and lands on its area's home, and every page it opens from the
@@ -10,42 +10,10 @@ import { launchBrowser, type RunningServer } from './support/harness.js';
  * agree for every role.
  */
 
-let server: RunningServer;
-let browser: Browser;
-let driver: ConsoleDriver;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  driver = new ConsoleDriver(browser, server.baseUrl);
-});
-afterEach(async () => {
-  await driver.closeAll();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.stop();
-});
-
-const DEMO_LOGINS: [login: string, area: string][] = [
-  ['root@demo.example', 'root'],
-  ['super-admin@demo.example', 'sadmin'],
-  ['system-admin@demo.example', 'admin'],
-  ['admin@demo.example', 'admin'],
-  ['main-admin@demo.example', 'smadmin'],
-  ['support-admin@demo.example', 'smadmin'],
-  ['scope-admin@demo.example', 'smadmin'],
-  ['mhsc-admin@demo.example', 'smadmin'],
-  ['operator@demo.example', 'operator'],
-  ['cskh@demo.example', 'cskh'],
-  ['doctor@demo.example', 'doctor'],
-  ['doctor-assistant@demo.example', 'doctor-assistant'],
-  ['coach@demo.example', 'coach'],
-  ['patient@demo.example', 'user'],
-];
+const suite = useConsoleSuite();
 
 it.each(DEMO_LOGINS)('%s signs in to /%s and opens every page of its navigation without a refusal or an error', async (login, area) => {
-  const page = await driver.openPage();
+  const page = await suite.driver.openPage();
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`script error: ${error.message}`));
   page.on('response', (response) => {
@@ -56,7 +24,7 @@ it.each(DEMO_LOGINS)('%s signs in to /%s and opens every page of its navigation 
       problems.push(`${response.request().method()} ${url.pathname}: ${String(response.status())}`);
     }
   });
-  await driver.signIn(page, login);
+  await suite.driver.signIn(page, login);
   await page.waitForURL(`**/${area}`);
   await expect.poll(() => page.getByRole('heading', { name: /^Welcome, / }).isVisible()).toBe(true);
 

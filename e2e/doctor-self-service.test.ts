@@ -1,52 +1,19 @@
 import pg from 'pg';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleDriver, dismissToasts, screenshot, startTestServer } from './support/console.js';
-import { launchBrowser, type RunningServer } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { dismissToasts, screenshot } from './support/console.js';
+import { openPatientTab } from './support/console-pages.js';
+import { poll, useConsoleSuite } from './support/suite.js';
+import { ONE_PIXEL_PNG } from './support/tenant-fixtures.js';
 
 /**
  * A doctor's own qualification and licenses (with the expiry notice on the home), care requests
  * sent from a patient's care team, and restoring a deactivated doctor within 30 days (spec §2, §4).
  */
 
-function poll<T>(read: () => T | Promise<T>) {
-  return expect.poll(read, { timeout: 15_000 });
-}
-
-/** A real 1x1 PNG (one blue pixel). */
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415478da63304e3b030002350166b46f979e0000000049454e44ae426082',
-  'hex',
-);
-
-let server: RunningServer;
-let browser: Browser;
-let driver: ConsoleDriver;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  driver = new ConsoleDriver(browser, server.baseUrl);
-});
-
-afterEach(async () => {
-  await driver.closeAll();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await server.stop();
-});
-
-async function signIn(username: string, area: string): Promise<Page> {
-  const page = await driver.openPage();
-  await driver.signIn(page, username);
-  await page.waitForURL(`**/${area}`);
-  return page;
-}
+const suite = useConsoleSuite();
 
 async function sql(text: string, values: unknown[] = []): Promise<void> {
-  const client = new pg.Client({ connectionString: server.databaseUrl });
+  const client = new pg.Client({ connectionString: suite.server.databaseUrl });
   await client.connect();
   try {
     await client.query(text, values);
@@ -64,7 +31,7 @@ function typedDate(days: number): string {
 
 describe('a doctor’s own qualification and licenses', () => {
   it('saves the qualification, adds a license expiring soon and shows the notice on the home', async () => {
-    const page = await signIn('doctor@demo.example', 'doctor');
+    const page = await suite.signIn('doctor@demo.example', 'doctor');
     await page.goto('/doctor/account?tab=qualification');
     const form = page.getByRole('form', { name: 'Qualification' });
     await poll(() => form.isVisible()).toBe(true);
@@ -79,7 +46,7 @@ describe('a doctor’s own qualification and licenses', () => {
     await license.getByLabel(/^Valid until/).fill(typedDate(20));
     await license
       .locator('input[type="file"]')
-      .setInputFiles({ name: 'license.png', mimeType: 'image/png', buffer: PNG });
+      .setInputFiles({ name: 'license.png', mimeType: 'image/png', buffer: ONE_PIXEL_PNG });
     await license.getByRole('button', { name: 'Add license' }).click();
     await poll(() => page.getByText('License added.').isVisible()).toBe(true);
     await dismissToasts(page);
@@ -115,13 +82,8 @@ describe('a doctor’s own qualification and licenses', () => {
 
 describe('care requests from the patient page', () => {
   it('sends a request to a doctor with a message, shows it waiting and cancels it', async () => {
-    const page = await signIn('admin@demo.example', 'admin');
-    await page.getByRole('navigation').getByRole('link', { name: 'Patients' }).click();
-    await page.waitForURL('**/admin/patients');
-    await page.getByLabel('Search patients').fill('BNCS10037');
-    await poll(() => page.getByTestId('patient-row').count()).toBe(1);
-    await page.getByTestId('patient-row').getByRole('link').click();
-    await page.getByRole('tab', { name: 'Care team' }).click();
+    const page = await suite.signIn('admin@demo.example', 'admin');
+    await openPatientTab(page, 'admin', 'BNCS10037', 'Care team');
     await poll(() => page.getByRole('heading', { name: 'Care requests' }).isVisible()).toBe(true);
 
     await page.getByRole('button', { name: 'Send care request' }).click();
@@ -167,7 +129,7 @@ describe('deactivated doctors', () => {
     await sql(
       `UPDATE users SET status = 'DISABLED', updated_at = now() - interval '40 days' WHERE role = 'DOCTOR' AND first_name = 'Vinh'`,
     );
-    const page = await signIn('admin@demo.example', 'admin');
+    const page = await suite.signIn('admin@demo.example', 'admin');
     await page.goto('/admin/requests?tab=deactivated');
     const table = page.getByTestId('deactivated-doctors');
     await poll(() => table.locator('tbody tr').count()).toBe(2);

@@ -1,7 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleDriver, dismissToasts, screenshot, startTestServer } from './support/console.js';
-import { launchBrowser, type RunningServer } from './support/harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { dismissToasts, screenshot } from './support/console.js';
+import { openPatientTab } from './support/console-pages.js';
+import { poll, useConsoleSuite } from './support/suite.js';
+import { ONE_PIXEL_PNG } from './support/tenant-fixtures.js';
 
 /**
  * Doctors, care teams and requests (spec §2, §3, §4): the admin finds doctors by license state and
@@ -9,41 +11,7 @@ import { launchBrowser, type RunningServer } from './support/harness.js';
  * rejects the patients' requests they received.
  */
 
-function poll<T>(read: () => T | Promise<T>) {
-  return expect.poll(read, { timeout: 15_000 });
-}
-
-/** A real 1x1 PNG (one blue pixel). */
-const PNG = Buffer.from(
-  '89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415478da63304e3b030002350166b46f979e0000000049454e44ae426082',
-  'hex',
-);
-
-let server: RunningServer;
-let browser: Browser;
-let driver: ConsoleDriver;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  driver = new ConsoleDriver(browser, server.baseUrl);
-});
-
-afterEach(async () => {
-  await driver.closeAll();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await server.stop();
-});
-
-async function signIn(username: string, area: string): Promise<Page> {
-  const page = await driver.openPage();
-  await driver.signIn(page, username);
-  await page.waitForURL(`**/${area}`);
-  return page;
-}
+const suite = useConsoleSuite();
 
 async function settle(page: Page): Promise<void> {
   await page.waitForTimeout(400);
@@ -58,13 +26,8 @@ const doctorNames = (page: Page) =>
 // Runs first: the doctors tests below give Quang Vo a valid license.
 describe('care team', () => {
   it('assigns a doctor from the patient profile, refuses an expired license, and removes with confirmation', async () => {
-    const page = await signIn('admin@demo.example', 'admin');
-    await page.getByRole('navigation').getByRole('link', { name: 'Patients' }).click();
-    await page.waitForURL('**/admin/patients');
-    await page.getByLabel('Search patients').fill('BNCS10037');
-    await poll(() => page.getByTestId('patient-row').count()).toBe(1);
-    await page.getByTestId('patient-row').getByRole('link').click();
-    await page.getByRole('tab', { name: 'Care team' }).click();
+    const page = await suite.signIn('admin@demo.example', 'admin');
+    await openPatientTab(page, 'admin', 'BNCS10037', 'Care team');
     await poll(() => page.getByText('No doctor assigned yet').isVisible()).toBe(true);
 
     await page.getByRole('button', { name: 'Assign doctor' }).click();
@@ -97,7 +60,7 @@ describe('care team', () => {
 
 describe('doctors', () => {
   it('lists doctors with filters, shows an expired license, and adds a license', async () => {
-    const page = await signIn('admin@demo.example', 'admin');
+    const page = await suite.signIn('admin@demo.example', 'admin');
     await page.getByRole('navigation').getByRole('link', { name: 'Doctors' }).click();
     await page.waitForURL('**/admin/doctors');
     await poll(() => doctorNames(page)).toContain('Linh Nguyen');
@@ -132,7 +95,7 @@ describe('doctors', () => {
     await form.getByLabel(/^Valid until/).fill('31122030');
     await form
       .locator('input[type="file"]')
-      .setInputFiles({ name: 'license.png', mimeType: 'image/png', buffer: PNG });
+      .setInputFiles({ name: 'license.png', mimeType: 'image/png', buffer: ONE_PIXEL_PNG });
     await settle(page);
     await screenshot(page, 'doctors-license-form');
     await form.getByRole('button', { name: 'Add license' }).click();
@@ -149,7 +112,7 @@ describe('doctors', () => {
   });
 
   it('edits a doctor profile and refuses a sixth specialty', async () => {
-    const page = await signIn('admin@demo.example', 'admin');
+    const page = await suite.signIn('admin@demo.example', 'admin');
     await page.goto('/admin/doctors');
     await page.getByRole('link', { name: 'Vinh Hoang' }).click();
     await page.getByRole('button', { name: 'Edit' }).click();
@@ -177,7 +140,7 @@ describe('requests', () => {
   const rows = (page: Page) => page.getByTestId('requests-received').locator('tbody tr');
 
   it('lets the doctor approve a received request and reject one with a reason', async () => {
-    const page = await signIn('doctor@demo.example', 'doctor');
+    const page = await suite.signIn('doctor@demo.example', 'doctor');
     await page.getByRole('navigation').getByRole('link', { name: 'Requests' }).click();
     await page.waitForURL('**/doctor/requests');
     await poll(() => rows(page).count()).toBe(2);
@@ -218,7 +181,7 @@ describe('requests', () => {
   });
 
   it('shows admins the doctor requests tab', async () => {
-    const page = await signIn('admin@demo.example', 'admin');
+    const page = await suite.signIn('admin@demo.example', 'admin');
     await page.goto('/admin/requests?tab=doctors');
     await poll(() => page.getByText('No doctor request is waiting').isVisible()).toBe(true);
     await page.getByRole('tab', { name: 'Received' }).click();

@@ -1,8 +1,7 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleDriver, screenshot, typeCode, startTestServer } from './support/console.js';
-import { launchBrowser, type RunningServer } from './support/harness.js';
-import { startMailCatcher, waitForCode, type MailCatcher } from './support/mail.js';
+import { describe, expect, it } from 'vitest';
+import { screenshot, typeCode } from './support/console.js';
+import { waitForCode } from './support/mail.js';
+import { useConsoleSuite } from './support/suite.js';
 
 /**
  * Signing in (spec §2 login by password or OTP, §8 messages): password login lands on the role's
@@ -10,37 +9,17 @@ import { startMailCatcher, waitForCode, type MailCatcher } from './support/mail.
  * passwords lock the account, and the OTP screen speaks Vietnamese.
  */
 
-let mail: MailCatcher;
-let server: RunningServer;
-let browser: Browser;
-let driver: ConsoleDriver;
-
-beforeAll(async () => {
-  mail = await startMailCatcher();
-  server = await startTestServer({ SMTP_URL: mail.url });
-  browser = await launchBrowser();
-  driver = new ConsoleDriver(browser, server.baseUrl);
-});
-
-afterEach(async () => {
-  await driver.closeAll();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await server.stop();
-  await mail.stop();
-});
+const suite = useConsoleSuite({ withMail: true });
 
 describe('password login', () => {
   it('lands the demo doctor on /doctor and the super admin on /sadmin', async () => {
-    const doctor = await driver.openPage();
-    await driver.signIn(doctor, 'doctor@demo.example');
+    const doctor = await suite.driver.openPage();
+    await suite.driver.signIn(doctor, 'doctor@demo.example');
     await doctor.waitForURL('**/doctor');
     await expect.poll(() => doctor.getByTestId('home-role').textContent()).toBe('Doctor');
 
-    const superAdmin = await driver.openPage();
-    await driver.signIn(superAdmin, 'super-admin@demo.example');
+    const superAdmin = await suite.driver.openPage();
+    await suite.driver.signIn(superAdmin, 'super-admin@demo.example');
     await superAdmin.waitForURL('**/sadmin');
     await expect.poll(() => superAdmin.getByTestId('home-role').textContent()).toBe('Super admin');
     // Platform staff hold permission.view: their menu offers role management.
@@ -50,9 +29,9 @@ describe('password login', () => {
   });
 
   it("shows 'This account has been locked' after five wrong passwords, then unlocks it with an emailed code", async () => {
-    const page = await driver.openPage();
+    const page = await suite.driver.openPage();
     await page.goto('/login');
-    await driver.enterDemoTenant(page);
+    await suite.driver.enterDemoTenant(page);
     await page.getByLabel('Email or phone number').fill('cskh@demo.example');
     const alert = page.getByRole('alert').filter({ hasText: 'Sign-in failed' });
     for (let attempt = 1; attempt <= 5; attempt++) {
@@ -69,14 +48,14 @@ describe('password login', () => {
     await page.getByLabel(/^Password/).fill('Demo@2026');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => alert.textContent()).toContain('This account has been locked');
-    expect(page.url()).toBe(`${server.baseUrl}/login`);
+    expect(page.url()).toBe(`${suite.server.baseUrl}/login`);
 
     // The owner is not kept out: a code sent to the account's own email lifts the lock.
     await page.getByRole('button', { name: 'Unlock with a code sent to you' }).click();
     await expect.poll(() => page.getByTestId('unlock-form').textContent()).toContain('cskh@demo.example');
-    const since = mail.messages.length;
+    const since = suite.mail.messages.length;
     await page.getByRole('button', { name: 'Send unlock code' }).click();
-    const { code, mail: message } = await waitForCode(mail, 'cskh@demo.example', since);
+    const { code, mail: message } = await waitForCode(suite.mail, 'cskh@demo.example', since);
     expect(message.subject).toContain('unlock your account');
     await typeCode(page, code);
     await screenshot(page, 'identity-login-unlock');
@@ -92,15 +71,15 @@ describe('password login', () => {
 
 describe('one-time code login', () => {
   it('sends the code by email, takes it in the six boxes and lands in the area', async () => {
-    const page = await driver.openPage();
+    const page = await suite.driver.openPage();
     await page.goto('/login');
     await page.getByRole('tab', { name: 'One-time code' }).click();
-    await driver.enterDemoTenant(page);
+    await suite.driver.enterDemoTenant(page);
     await page.getByLabel('Email address').fill('Operator@Demo.example');
 
-    const since = mail.messages.length;
+    const since = suite.mail.messages.length;
     await page.getByRole('button', { name: 'Send code' }).click();
-    const { code, mail: message } = await waitForCode(mail, 'operator@demo.example', since);
+    const { code, mail: message } = await waitForCode(suite.mail, 'operator@demo.example', since);
     expect(message.subject).toContain('login code');
 
     // The resend button waits out the server's cooldown, with the time shown; the expiry is shown too.
@@ -129,13 +108,13 @@ describe('one-time code login', () => {
   });
 
   it('asks for a new code after too many wrong codes', async () => {
-    const page = await driver.openPage();
+    const page = await suite.driver.openPage();
     await page.goto('/login?method=otp');
-    await driver.enterDemoTenant(page);
+    await suite.driver.enterDemoTenant(page);
     await page.getByLabel('Email address').fill('doctor-assistant@demo.example');
-    const since = mail.messages.length;
+    const since = suite.mail.messages.length;
     await page.getByRole('button', { name: 'Send code' }).click();
-    const { code } = await waitForCode(mail, 'doctor-assistant@demo.example', since);
+    const { code } = await waitForCode(suite.mail, 'doctor-assistant@demo.example', since);
     const wrong = code === '000000' ? '111111' : '000000';
     const verify = page.getByRole('button', { name: 'Verify code' });
     const answers: string[] = [];
@@ -154,7 +133,7 @@ describe('one-time code login', () => {
   });
 
   it('shows the OTP screen in Vietnamese', async () => {
-    const page = await driver.openPage();
+    const page = await suite.driver.openPage();
     await page.goto('/login');
     await page.getByText('Tiếng Việt').first().click();
     await page.getByRole('tab', { name: 'Mã dùng một lần' }).click();
@@ -167,12 +146,12 @@ describe('one-time code login', () => {
     await page.getByRole('button', { name: 'Gửi mã' }).click();
     await expect.poll(() => page.getByText('Nhập địa chỉ email hợp lệ').isVisible()).toBe(true);
 
-    await driver.enterDemoTenant(page, 'Mã tổ chức');
+    await suite.driver.enterDemoTenant(page, 'Mã tổ chức');
     await page.getByLabel('Địa chỉ email').fill('coach@demo.example');
-    const since = mail.messages.length;
+    const since = suite.mail.messages.length;
     await page.getByRole('button', { name: 'Gửi mã' }).click();
     // The mail itself goes out in the account's saved language; only the screen is checked here.
-    await waitForCode(mail, 'coach@demo.example', since);
+    await waitForCode(suite.mail, 'coach@demo.example', since);
     await expect.poll(() => page.getByText('Mã xác minh').isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: 'Xác minh mã' }).isVisible()).toBe(true);
     expect(await page.getByTestId('otp-resend').textContent()).toMatch(/^Gửi lại mã sau \d:\d{2}$/);
@@ -182,15 +161,15 @@ describe('one-time code login', () => {
 
 describe('forgot password', () => {
   it('resets the password with an emailed code and signs in with the new one', async () => {
-    const page = await driver.openPage();
+    const page = await suite.driver.openPage();
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/forgot-password');
-    await driver.enterDemoTenant(page);
+    await suite.driver.enterDemoTenant(page);
     await page.getByLabel('Email address').fill('main-admin@demo.example');
-    const since = mail.messages.length;
+    const since = suite.mail.messages.length;
     await page.getByRole('button', { name: 'Send code' }).click();
-    const { code } = await waitForCode(mail, 'main-admin@demo.example', since);
+    const { code } = await waitForCode(suite.mail, 'main-admin@demo.example', since);
     await typeCode(page, code);
     await page.getByRole('button', { name: 'Continue' }).click();
 
@@ -216,7 +195,7 @@ describe('forgot password', () => {
     await page.getByRole('link', { name: 'Back to sign in' }).click();
     await page.waitForURL('**/login');
 
-    await driver.signIn(page, 'main-admin@demo.example', 'Reset#Admin42');
+    await suite.driver.signIn(page, 'main-admin@demo.example', 'Reset#Admin42');
     await page.waitForURL('**/smadmin');
   });
 });

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleDriver, screenshot, startTestServer } from './support/console.js';
-import { DEMO_PASSWORD, DEMO_TENANT_CODE, launchBrowser, type RunningServer } from './support/harness.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callFromPage, callWithCookie, sessionCookie } from './support/api.js';
+import { screenshot } from './support/console.js';
+import { useConsoleSuite, waitForLive } from './support/suite.js';
+import { withAtRiskPatient, worklistRows, type PatientRow } from './support/worklist.js';
 
 /**
  * A patient's status comes back down, seen live by the doctor (docs/status-lifecycle.md): an SOS
@@ -14,78 +16,18 @@ import { DEMO_PASSWORD, DEMO_TENANT_CODE, launchBrowser, type RunningServer } fr
 
 const SETTLE_MINUTES = 5;
 
-let server: RunningServer;
-let browser: Browser;
-let driver: ConsoleDriver;
+const suite = useConsoleSuite();
 let adminCookie = '';
 let operatorCookie = '';
 
-async function sessionOf(username: string): Promise<string> {
-  const login = await fetch(`${server.baseUrl}/auth/oauth-token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ tenant: DEMO_TENANT_CODE, username, password: DEMO_PASSWORD, grant_type: 'password' }),
-  });
-  const session = login.headers.getSetCookie().find((value) => value.startsWith('rpm_session='));
-  if (session === undefined) throw new Error(`no session for ${username}: ${String(login.status)}`);
-  return session.split(';')[0] ?? '';
-}
-
 beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  driver = new ConsoleDriver(browser, server.baseUrl);
-  adminCookie = await sessionOf('admin@demo.example');
-  operatorCookie = await sessionOf('operator@demo.example');
-});
-afterEach(async () => {
-  await driver.closeAll();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.stop();
+  adminCookie = await sessionCookie(suite.server.baseUrl, 'admin@demo.example');
+  operatorCookie = await sessionCookie(suite.server.baseUrl, 'operator@demo.example');
 });
 
-/** A call with a session cookie, from outside the browser (the admin's or the operator's). */
-async function callAs<T>(cookie: string, method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: {
-      accept: 'application/json',
-      cookie,
-      origin: server.baseUrl,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const envelope = (await response.json()) as { data: T; code?: string };
-  if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${envelope.code ?? ''}`);
-  return envelope.data;
-}
-
-/** The doctor's calls, from inside the page with its own session cookie. */
-function asDoctor<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const response = await fetch(url, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? null : JSON.stringify(body),
-      });
-      const envelope = (await response.json()) as { data: unknown; code?: string };
-      if (!response.ok) throw new Error(`${method} ${url}: ${String(response.status)} ${envelope.code ?? ''}`);
-      return envelope.data;
-    },
-    { method, url, body },
-  ) as Promise<T>;
-}
-
-interface Row {
-  id: string;
-  fullName: string;
-  status: string;
-  attention: string;
-  openSosCaseId: string | null;
+/** A call with a session cookie (the admin's or the operator's), from outside the browser. */
+function callAs<T>(cookie: string, method: string, path: string, body?: unknown): Promise<T> {
+  return callWithCookie<T>(suite.server.baseUrl, cookie, method, path, body);
 }
 
 const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
@@ -99,17 +41,6 @@ function postSpo2(patientId: string, readings: { value: number; measuredAt: stri
   });
 }
 
-const worklistRows = (page: Page) =>
-  page
-    .getByTestId('patient-worklist')
-    .getByTestId('worklist-row')
-    .evaluateAll((elements) =>
-      elements.map((row) => ({
-        id: row.getAttribute('data-patient-id') ?? '',
-        attention: row.getAttribute('data-attention') ?? '',
-      })),
-    );
-
 const dashboardCount = async (page: Page, status: string) =>
   Number((await page.getByTestId(`dashboard-${status}`).locator('p').last().textContent()) ?? 'NaN');
 
@@ -117,7 +48,7 @@ const dashboardCount = async (page: Page, status: string) =>
 const liveFrames: { type: string; at: number }[] = [];
 
 async function signInDoctor(): Promise<Page> {
-  const page = await driver.openPage();
+  const page = await suite.driver.openPage();
   page.on('websocket', (socket) => {
     socket.on('framereceived', (frame) => {
       const text = typeof frame.payload === 'string' ? frame.payload : frame.payload.toString();
@@ -125,11 +56,9 @@ async function signInDoctor(): Promise<Page> {
       liveFrames.push({ type, at: performance.now() });
     });
   });
-  await driver.signIn(page, 'doctor@demo.example');
+  await suite.driver.signIn(page, 'doctor@demo.example');
   await page.waitForURL('**/doctor');
-  await expect
-    .poll(() => page.getByTestId('live-status').getAttribute('data-status'), { timeout: 15_000 })
-    .toBe('live');
+  await waitForLive(page);
   await page.evaluate(() => {
     (window as unknown as { liveMarker: string }).liveMarker = 'still here';
   });
@@ -142,11 +71,14 @@ const isSamePage = async (page: Page) =>
 describe('the status comes back down, live', () => {
   it('SOS popup with vitals, the doctor reads the case, an operator closes it, normal readings bring the status and the count down', async () => {
     // The super admin sets the tenant's come-down window on the tenant settings screen.
-    const admin = await driver.openPage();
-    await driver.signIn(admin, 'super-admin@demo.example');
+    const admin = await suite.driver.openPage();
+    await suite.driver.signIn(admin, 'super-admin@demo.example');
     await admin.waitForURL('**/sadmin');
     await admin.getByRole('navigation').getByRole('link', { name: 'Tenants' }).click();
-    await admin.getByTestId('tenants-table').getByRole('link', { name: await driver.demoTenantName() }).click();
+    await admin
+      .getByTestId('tenants-table')
+      .getByRole('link', { name: await suite.driver.demoTenantName() })
+      .click();
     await admin.waitForURL(/\/sadmin\/tenants\/[0-9a-f-]{36}$/);
     await admin.getByRole('tab', { name: 'Settings' }).click();
     const settleField = admin.getByRole('textbox', { name: 'Status come-down window' });
@@ -155,17 +87,22 @@ describe('the status comes back down, live', () => {
     await admin.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => admin.getByText('Enter whole minutes from 5 to 1440').count()).toBe(1);
     expect(
-      (await callAs<{ statusSettleMinutes: number }>(adminCookie, 'GET', '/account/alert-settings')).statusSettleMinutes,
+      (await callAs<{ statusSettleMinutes: number }>(adminCookie, 'GET', '/account/alert-settings'))
+        .statusSettleMinutes,
     ).toBe(30);
     await settleField.fill(String(SETTLE_MINUTES));
     await admin.getByRole('button', { name: 'Save' }).click();
     await expect
-      .poll(async () => (await callAs<{ statusSettleMinutes: number }>(adminCookie, 'GET', '/account/alert-settings')).statusSettleMinutes)
+      .poll(
+        async () =>
+          (await callAs<{ statusSettleMinutes: number }>(adminCookie, 'GET', '/account/alert-settings'))
+            .statusSettleMinutes,
+      )
       .toBe(SETTLE_MINUTES);
     await screenshot(admin, 'status-down-settle-window');
 
     const page = await signInDoctor();
-    const mine = await asDoctor<{ items: Row[] }>(
+    const mine = await callFromPage<{ items: PatientRow[] }>(
       page,
       'GET',
       '/account/patients?scope=mine&status=NORMAL&sortField=code&sortType=asc&size=20',
@@ -217,7 +154,9 @@ describe('the status comes back down, live', () => {
     await callAs(operatorCookie, 'PUT', `/account/sos-cases/${caseId}/close`, {
       reason: 'Patient reached by phone, oxygen given',
     });
-    await expect.poll(() => page.getByTestId('sos-status').first().getAttribute('data-status')).toBe('CLOSED');
+    await expect
+      .poll(() => page.getByTestId('sos-status').first().getAttribute('data-status'))
+      .toBe('CLOSED');
 
     // Back where the doctor came from (the home), without a reload.
     await page.getByRole('button', { name: '← Back' }).click();
@@ -240,22 +179,13 @@ describe('the status comes back down, live', () => {
 
   it('a new SOS shows above an at-risk patient on the worklist live, without a reload', async () => {
     const page = await signInDoctor();
-    const mine = () =>
-      asDoctor<{ items: Row[] }>(page, 'GET', '/account/patients?scope=mine&sortField=severity&sortType=desc&size=50');
-    let items = (await mine()).items;
-    if (!items.some((row) => row.status === 'AT_RISK')) {
-      const normal = items.find((row) => row.status === 'NORMAL');
-      if (normal === undefined) throw new Error('no patient to put at risk');
-      await asDoctor(page, 'PUT', `/account/patients/${normal.id}/status`, {
-        status: 'AT_RISK',
-        reason: 'Blood pressure rising over three days',
-      });
-      items = (await mine()).items;
-    }
+    const items = await withAtRiskPatient(page);
     const target = items.find((row) => row.status === 'NORMAL' && row.openSosCaseId === null);
     if (target === undefined) throw new Error('no normal patient to raise');
     await expect
-      .poll(async () => (await worklistRows(page)).some((row) => row.attention === 'AT_RISK'), { timeout: 10_000 })
+      .poll(async () => (await worklistRows(page)).some((row) => row.attention === 'AT_RISK'), {
+        timeout: 10_000,
+      })
       .toBe(true);
 
     const isAboveAtRisk = async () => {
@@ -266,7 +196,7 @@ describe('the status comes back down, live', () => {
     };
     expect(await isAboveAtRisk()).toBe(false);
     const started = performance.now();
-    await asDoctor(page, 'POST', '/health/sos/hotline', { patientId: target.id });
+    await callFromPage(page, 'POST', '/health/sos/hotline', { patientId: target.id });
     const answered = Math.round(performance.now() - started);
     await expect.poll(isAboveAtRisk, { timeout: 5_000, interval: 20 }).toBe(true);
     const elapsed = Math.round(performance.now() - started);

@@ -1,7 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleDriver, screenshot, startTestServer } from './support/console.js';
-import { DEMO_PASSWORD, DEMO_TENANT_CODE, launchBrowser, type RunningServer } from './support/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callFromPage, callWithCookie, sessionCookie } from './support/api.js';
+import { screenshot } from './support/console.js';
+import { useConsoleSuite, waitForLive } from './support/suite.js';
+import { myPatients, withAtRiskPatient, worklistRows } from './support/worklist.js';
 
 /**
  * The triage worklist on the doctor's home (issue "A triage worklist"): the doctor's own patients
@@ -11,89 +12,12 @@ import { DEMO_PASSWORD, DEMO_TENANT_CODE, launchBrowser, type RunningServer } fr
 
 const SEVERITY = ['NORMAL', 'NO_DATA', 'AT_RISK', 'HIGH_RISK', 'SOS', 'OPEN_SOS_CASE'];
 
-let server: RunningServer;
-let browser: Browser;
-let driver: ConsoleDriver;
+const suite = useConsoleSuite();
 let adminCookie = '';
 
 beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  driver = new ConsoleDriver(browser, server.baseUrl);
-  const login = await fetch(`${server.baseUrl}/auth/oauth-token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      tenant: DEMO_TENANT_CODE,
-      username: 'admin@demo.example',
-      password: DEMO_PASSWORD,
-      grant_type: 'password',
-    }),
-  });
-  const session = login.headers.getSetCookie().find((value) => value.startsWith('rpm_session='));
-  if (session === undefined) throw new Error(`no session: ${String(login.status)}`);
-  adminCookie = session.split(';')[0] ?? '';
+  adminCookie = await sessionCookie(suite.server.baseUrl, 'admin@demo.example');
 });
-afterEach(async () => {
-  await driver.closeAll();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.stop();
-});
-
-/** The admin's calls (closing cases), from outside the browser. */
-async function asAdmin<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${server.baseUrl}${path}`, {
-    method,
-    headers: {
-      accept: 'application/json',
-      cookie: adminCookie,
-      origin: server.baseUrl,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const envelope = (await response.json()) as { data: T; code?: string };
-  if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${envelope.code ?? ''}`);
-  return envelope.data;
-}
-
-/** The doctor's calls, from inside the page with its own session cookie. */
-function asDoctor<T>(page: Page, method: string, url: string, body?: unknown): Promise<T> {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const response = await fetch(url, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? null : JSON.stringify(body),
-      });
-      const envelope = (await response.json()) as { data: unknown; code?: string };
-      if (!response.ok)
-        throw new Error(`${method} ${url}: ${String(response.status)} ${envelope.code ?? ''}`);
-      return envelope.data;
-    },
-    { method, url, body },
-  ) as Promise<T>;
-}
-
-interface Row {
-  id: string;
-  status: string;
-  attention: string;
-  openSosCaseId: string | null;
-}
-
-const worklistRows = (page: Page) =>
-  page
-    .getByTestId('patient-worklist')
-    .getByTestId('worklist-row')
-    .evaluateAll((elements) =>
-      elements.map((row) => ({
-        id: row.getAttribute('data-patient-id') ?? '',
-        attention: row.getAttribute('data-attention') ?? '',
-      })),
-    );
 
 const isWorstFirst = (attentions: string[]) =>
   attentions.every(
@@ -103,37 +27,18 @@ const isWorstFirst = (attentions: string[]) =>
 
 describe('triage worklist', () => {
   it('shows a doctor’s patients worst first, and a new SOS moves its patient to the top live', async () => {
-    const page = await driver.openPage();
-    await driver.signIn(page, 'doctor@demo.example');
-    await page.waitForURL('**/doctor');
-    await expect
-      .poll(() => page.getByTestId('live-status').getAttribute('data-status'), { timeout: 15_000 })
-      .toBe('live');
+    const page = await suite.signIn('doctor@demo.example', 'doctor');
+    await waitForLive(page);
     // "My patients" is the doctor's default.
     const scope = page.getByTestId('patient-scope');
     expect(await scope.getByRole('radio', { name: 'My patients' }).isChecked()).toBe(true);
 
     // An at-risk patient and one in SOS among the doctor's own, whatever the demo data holds.
-    const mine = () =>
-      asDoctor<{ items: Row[] }>(
-        page,
-        'GET',
-        '/account/patients?scope=mine&sortField=severity&sortType=desc&size=50',
-      );
-    let items = (await mine()).items;
-    if (!items.some((row) => row.status === 'AT_RISK')) {
-      const normal = items.find((row) => row.status === 'NORMAL');
-      if (normal === undefined) throw new Error('no patient to put at risk');
-      await asDoctor(page, 'PUT', `/account/patients/${normal.id}/status`, {
-        status: 'AT_RISK',
-        reason: 'Blood pressure rising over three days',
-      });
-    }
-    items = (await mine()).items;
+    let items = await withAtRiskPatient(page);
     if (!items.some((row) => row.status === 'SOS')) {
       const normal = items.find((row) => row.status === 'NORMAL');
       if (normal === undefined) throw new Error('no patient to raise');
-      await asDoctor(page, 'POST', '/health/sos/hotline', { patientId: normal.id });
+      await callFromPage(page, 'POST', '/health/sos/hotline', { patientId: normal.id });
     }
 
     await expect
@@ -153,10 +58,18 @@ describe('triage worklist', () => {
     await screenshot(page, 'triage-worklist');
 
     // The open cases of the doctor's patients are closed, so a new one is the only open case.
-    items = (await mine()).items;
+    items = await myPatients(page);
     for (const row of items)
       if (row.openSosCaseId !== null)
-        await asAdmin('PUT', `/account/sos-cases/${row.openSosCaseId}/close`, { reason: 'Handled by phone' });
+        await callWithCookie(
+          suite.server.baseUrl,
+          adminCookie,
+          'PUT',
+          `/account/sos-cases/${row.openSosCaseId}/close`,
+          {
+            reason: 'Handled by phone',
+          },
+        );
     await expect
       .poll(
         async () => (await worklistRows(page)).filter((row) => row.attention === 'OPEN_SOS_CASE').length,
@@ -174,7 +87,7 @@ describe('triage worklist', () => {
       (window as unknown as { liveMarker: string }).liveMarker = 'still here';
     });
     const started = Date.now();
-    await asDoctor(page, 'POST', '/health/sos/hotline', { patientId: target.id });
+    await callFromPage(page, 'POST', '/health/sos/hotline', { patientId: target.id });
     await expect
       .poll(async () => (await worklistRows(page))[0], { timeout: 5_000, interval: 100 })
       .toEqual({ id: target.id, attention: 'OPEN_SOS_CASE' });

@@ -1,10 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ConsoleDriver, startTestServer } from './support/console.js';
-import { DEMO_PASSWORD, DEMO_TENANT_CODE, launchBrowser, type RunningServer } from './support/harness.js';
+import type { Page } from 'playwright-core';
+import { afterAll, expect, it } from 'vitest';
+import { DEMO_LOGINS } from './support/console-pages.js';
+import { DEMO_PASSWORD, DEMO_TENANT_CODE } from './support/harness.js';
+import { useConsoleSuite } from './support/suite.js';
 
 /**
  * The console in Vietnamese, walked as every demo role: sign in through the Vietnamese login page,
@@ -156,38 +157,7 @@ function findProblems(pageText: string, where: string): string[] {
 
 const viCommon = vi.common as { login: Record<'tenantCode' | 'username' | 'password' | 'submit', string>; home: Record<'welcome', string> };
 
-let server: RunningServer;
-let browser: Browser;
-let driver: ConsoleDriver;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  driver = new ConsoleDriver(browser, server.baseUrl);
-});
-afterAll(async () => {
-  await driver.closeAll();
-  await browser.close();
-  await server.stop();
-});
-
-const DEMO_LOGINS: [login: string, area: string][] = [
-  ['root@demo.example', 'root'],
-  ['super-admin@demo.example', 'sadmin'],
-  ['system-admin@demo.example', 'admin'],
-  ['admin@demo.example', 'admin'],
-  ['main-admin@demo.example', 'smadmin'],
-  ['support-admin@demo.example', 'smadmin'],
-  ['scope-admin@demo.example', 'smadmin'],
-  ['mhsc-admin@demo.example', 'smadmin'],
-  ['operator@demo.example', 'operator'],
-  ['cskh@demo.example', 'cskh'],
-  ['doctor@demo.example', 'doctor'],
-  ['doctor-assistant@demo.example', 'doctor-assistant'],
-  ['coach@demo.example', 'coach'],
-  ['patient@demo.example', 'user'],
-];
-
+const suite = useConsoleSuite();
 async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle');
   // Loaders gone: what is read is the page, not its skeleton.
@@ -205,14 +175,14 @@ it.each(DEMO_LOGINS)('%s reads its whole console in Vietnamese: no raw message k
   expect(englishWords.size).toBeGreaterThan(200);
   const problems: string[] = [];
   // Read again for each role: the jobs keep writing (no-data alerts and their messages).
-  storedData = await storedTexts(server.databaseUrl);
-  const page = await driver.openPage({ locale: 'vi-VN' });
+  storedData = await storedTexts(suite.server.databaseUrl);
+  const page = await suite.driver.openPage({ locale: 'vi-VN' });
   await page.addInitScript(() => {
     localStorage.setItem('rpm.console.language', 'vi');
   });
   await page.goto('/login');
   await page.getByRole('textbox', { name: viCommon.login.tenantCode }).fill(DEMO_TENANT_CODE);
-  await page.getByTestId('tenant-name').filter({ hasText: await driver.demoTenantName() }).waitFor();
+  await page.getByTestId('tenant-name').filter({ hasText: await suite.driver.demoTenantName() }).waitFor();
   problems.push(...findProblems(await readablePage(page), '/login'));
   await page.getByLabel(viCommon.login.username).fill(login);
   await page.getByLabel(new RegExp(`^${viCommon.login.password}`)).fill(DEMO_PASSWORD);
@@ -238,6 +208,5 @@ it.each(DEMO_LOGINS)('%s reads its whole console in Vietnamese: no raw message k
     visited.add(route);
     problems.push(...findProblems(await readablePage(page), route));
   }
-  await driver.closeAll();
   expect([...new Set(problems)]).toEqual([]);
 });

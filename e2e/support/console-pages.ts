@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { poll } from './suite.js';
 
 /** Demo logins that between them open every page of the console, each with its area. */
 export const DEMO_AREAS: readonly (readonly [login: string, area: string])[] = [
@@ -6,6 +7,24 @@ export const DEMO_AREAS: readonly (readonly [login: string, area: string])[] = [
   ['super-admin@demo.example', 'sadmin'],
   ['system-admin@demo.example', 'admin'],
   ['main-admin@demo.example', 'smadmin'],
+  ['operator@demo.example', 'operator'],
+  ['cskh@demo.example', 'cskh'],
+  ['doctor@demo.example', 'doctor'],
+  ['doctor-assistant@demo.example', 'doctor-assistant'],
+  ['coach@demo.example', 'coach'],
+  ['patient@demo.example', 'user'],
+];
+
+/** Every demo login (each default role, and the tenant-level admins), each with its area. */
+export const DEMO_LOGINS: readonly (readonly [login: string, area: string])[] = [
+  ['root@demo.example', 'root'],
+  ['super-admin@demo.example', 'sadmin'],
+  ['system-admin@demo.example', 'admin'],
+  ['admin@demo.example', 'admin'],
+  ['main-admin@demo.example', 'smadmin'],
+  ['support-admin@demo.example', 'smadmin'],
+  ['scope-admin@demo.example', 'smadmin'],
+  ['mhsc-admin@demo.example', 'smadmin'],
   ['operator@demo.example', 'operator'],
   ['cskh@demo.example', 'cskh'],
   ['doctor@demo.example', 'doctor'],
@@ -50,4 +69,14 @@ export async function firstDetailPage(page: Page, listPath: string): Promise<str
   await page.waitForURL((url) => url.href !== before, { timeout: 3_000 }).catch(() => undefined);
   const after = new URL(page.url()).pathname;
   return after.startsWith(`${listPath}/`) ? after : null;
+}
+
+/** Opens a patient's profile from the area's patient list, found by the patient's code, on a tab. */
+export async function openPatientTab(page: Page, area: string, code: string, tab: string): Promise<void> {
+  await page.getByRole('navigation').getByRole('link', { name: 'Patients' }).click();
+  await page.waitForURL(`**/${area}/patients`);
+  await page.getByLabel('Search patients').fill(code);
+  await poll(() => page.getByTestId('patient-row').count()).toBe(1);
+  await page.getByTestId('patient-row').getByRole('link').click();
+  await page.getByRole('tab', { name: tab }).click();
 }

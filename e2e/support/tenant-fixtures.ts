@@ -55,6 +55,12 @@ export function horizontalLogo(color: Rgb): Buffer {
   });
 }
 
+/** A real 1x1 PNG (one blue pixel), for uploads that only need a valid image. */
+export const ONE_PIXEL_PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d4948445200000001000000010802000000907753de0000000c4944415478da63304e3b030002350166b46f979e0000000049454e44ae426082',
+  'hex',
+);
+
 /** A JPEG's first bytes under a .png name: the kind of file the logo checks must refuse. */
 export const FAKE_PNG_JPEG = Buffer.from([
   0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01,
