@@ -11,11 +11,11 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../lib/format';
-import { notifyError } from '../../lib/notify';
 import { downloadFile } from '../imports/imports-api';
 import { DotsIcon, PlusIcon, UploadIcon } from '../shell/icons';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
+import { ExportButton } from '../shell/data-table-export';
 import { ListSearchField, ValueFilter } from '../shell/data-table-filters';
 import { usePagedList } from '../shell/paged-list';
 import { Can, usePermissions } from '../shell/permissions';
@@ -111,7 +111,6 @@ export function DevicesPage() {
   const { filter, update, debouncedSearch } = paged;
   const devices = useQuery(deviceListQuery({ ...filter, search: debouncedSearch }));
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [isExporting, setExporting] = useState(false);
   const isFiltered =
     debouncedSearch !== '' ||
     filter.category !== null ||
@@ -207,16 +206,6 @@ export function DevicesPage() {
       cell: (device) => <RowActions device={device} onOpen={setDialog} />,
     },
   ];
-  const exportList = () => {
-    setExporting(true);
-    downloadFile(deviceExportPath({ ...filter, search: debouncedSearch }), 'devices.xlsx')
-      .catch((error: unknown) => {
-        notifyError(error, 'devices:list.exportFailed');
-      })
-      .finally(() => {
-        setExporting(false);
-      });
-  };
 
   return (
     <Stack gap="lg" maw={1380}>
@@ -230,9 +219,13 @@ export function DevicesPage() {
           </Text>
         </Stack>
         <Group gap="sm">
-          <Button variant="default" onClick={exportList} loading={isExporting}>
-            {t('list.export')}
-          </Button>
+          <ExportButton
+            label={t('list.export')}
+            download={() =>
+              downloadFile(deviceExportPath({ ...filter, search: debouncedSearch }), 'devices.xlsx')
+            }
+            failureMessageKey="devices:list.exportFailed"
+          />
           <Can permission="device.import">
             <Button
               component={Link}

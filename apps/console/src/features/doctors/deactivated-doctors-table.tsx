@@ -1,12 +1,12 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DOCTOR_RESTORE_DAYS, type DeactivatedDoctor } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
-import { errorMessageFor } from '../../api/error-reaction';
 import { formatDate, formatDateTime } from '../../lib/format';
-import { messageText, notifySuccess } from '../../lib/notify';
+import { notifySuccess } from '../../lib/notify';
 import type { Column } from '../shell/columns';
+import { ConfirmDialog } from '../shell/confirm-dialog';
 import { DataTable } from '../shell/data-table';
 import { ListSearchField } from '../shell/data-table-filters';
 import { TwoLineCell } from '../shell/data-table-cells';
@@ -31,7 +31,6 @@ function DaysLeft({ doctor }: { doctor: DeactivatedDoctor }) {
 /** Deactivated doctors with the days left to restore them (spec §4: within 30 days), for admins. */
 export function DeactivatedDoctorsTable() {
   const { t } = useTranslation('doctors');
-  const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
   const paged = usePagedList<
     'deactivated',
@@ -127,41 +126,21 @@ export function DeactivatedDoctorsTable() {
           noMatchHint: t('requests.noMatchHint'),
         }}
       />
-      <Modal
-        opened={restoring !== null}
+      <ConfirmDialog
+        isOpen={restoring !== null}
+        title={t('deactivated.restoreTitle')}
+        text={t('deactivated.restoreText', { name: restoring?.fullName ?? '' })}
+        confirmLabel={t('deactivated.restore')}
+        isPending={restore.isPending}
+        error={restore.error}
+        errorTestId="restore-error"
+        onConfirm={() => {
+          if (restoring) restore.mutate(restoring.id);
+        }}
         onClose={() => {
           setRestoring(null);
         }}
-        title={t('deactivated.restoreTitle')}
-        centered
-      >
-        <Stack gap="md">
-          <Text>{t('deactivated.restoreText', { name: restoring?.fullName ?? '' })}</Text>
-          {restore.isError ? (
-            <Alert color="red" variant="light" role="alert" data-testid="restore-error">
-              {messageText(errorMessageFor(restore.error))}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button
-              variant="default"
-              onClick={() => {
-                setRestoring(null);
-              }}
-            >
-              {tc('actions.cancel')}
-            </Button>
-            <Button
-              loading={restore.isPending}
-              onClick={() => {
-                if (restoring) restore.mutate(restoring.id);
-              }}
-            >
-              {t('deactivated.restore')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      />
     </Stack>
   );
 }

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessageFor } from '../../api/error-reaction';
 import { formatDate } from '../../lib/format';
 import { messageText, notifySuccess } from '../../lib/notify';
+import { ConfirmDialog } from '../shell/confirm-dialog';
 import { Can } from '../shell/permissions';
 import { EmptyList, ErrorState, LoadingState, TablePager } from '../shell/query-states';
 import { useSession } from '../shell/session-context';
@@ -238,42 +239,22 @@ export function PatientCareRequests({ patientId }: { patientId: string }) {
           setIsSending(false);
         }}
       />
-      <Modal
-        opened={canceling !== null}
+      <ConfirmDialog
+        isOpen={canceling !== null}
+        title={t('careRequests.cancelTitle')}
+        text={t('careRequests.cancelText', { name: canceling?.doctor.fullName ?? '' })}
+        confirmLabel={t('careRequests.cancel')}
+        backLabel={tc('actions.back')}
+        confirmColor="red"
+        isPending={cancel.isPending}
+        error={cancel.error}
+        onConfirm={() => {
+          if (canceling) cancel.mutate(canceling.id);
+        }}
         onClose={() => {
           setCanceling(null);
         }}
-        title={t('careRequests.cancelTitle')}
-        centered
-      >
-        <Stack gap="md">
-          <Text>{t('careRequests.cancelText', { name: canceling?.doctor.fullName ?? '' })}</Text>
-          {cancel.isError ? (
-            <Alert color="red" variant="light" role="alert">
-              {messageText(errorMessageFor(cancel.error))}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button
-              variant="default"
-              onClick={() => {
-                setCanceling(null);
-              }}
-            >
-              {tc('actions.back')}
-            </Button>
-            <Button
-              color="red"
-              loading={cancel.isPending}
-              onClick={() => {
-                if (canceling) cancel.mutate(canceling.id);
-              }}
-            >
-              {t('careRequests.cancel')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      />
     </Paper>
   );
 }

@@ -21,6 +21,7 @@ import { errorMessageFor } from '../../api/error-reaction';
 import { formatDate } from '../../lib/format';
 import { messageText, notifySuccess } from '../../lib/notify';
 import { areaPath } from '../shell/navigation';
+import { ConfirmDialog } from '../shell/confirm-dialog';
 import { Can } from '../shell/permissions';
 import { EmptyList, ErrorState, LoadingState } from '../shell/query-states';
 import { useSession } from '../shell/session-context';
@@ -123,7 +124,6 @@ function AssignDialog({
 
 function TeamTable({ patientId, team }: { patientId: string; team: readonly CareTeamEntry[] }) {
   const { t } = useTranslation('doctors');
-  const { t: tc } = useTranslation();
   const session = useSession();
   const queryClient = useQueryClient();
   const [removing, setRemoving] = useState<CareTeamEntry | null>(null);
@@ -199,42 +199,21 @@ function TeamTable({ patientId, team }: { patientId: string; team: readonly Care
           ))}
         </Table.Tbody>
       </Table>
-      <Modal
-        opened={removing !== null}
+      <ConfirmDialog
+        isOpen={removing !== null}
+        title={t('careTeam.unassignTitle')}
+        text={t('careTeam.unassignText', { name: removing?.doctor.fullName ?? '' })}
+        confirmLabel={t('careTeam.unassign')}
+        confirmColor="red"
+        isPending={unassign.isPending}
+        error={unassign.error}
+        onConfirm={() => {
+          if (removing) unassign.mutate(removing.doctor.id);
+        }}
         onClose={() => {
           setRemoving(null);
         }}
-        title={t('careTeam.unassignTitle')}
-        centered
-      >
-        <Stack gap="md">
-          <Text>{t('careTeam.unassignText', { name: removing?.doctor.fullName ?? '' })}</Text>
-          {unassign.isError ? (
-            <Alert color="red" variant="light" role="alert">
-              {messageText(errorMessageFor(unassign.error))}
-            </Alert>
-          ) : null}
-          <Group justify="flex-end">
-            <Button
-              variant="default"
-              onClick={() => {
-                setRemoving(null);
-              }}
-            >
-              {tc('actions.cancel')}
-            </Button>
-            <Button
-              color="red"
-              loading={unassign.isPending}
-              onClick={() => {
-                if (removing) unassign.mutate(removing.doctor.id);
-              }}
-            >
-              {t('careTeam.unassign')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      />
     </>
   );
 }

@@ -1,17 +1,16 @@
-import { useState } from 'react';
 import { Anchor, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { PATIENT_STATUSES, type PatientSummary } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDate, toDisplayDate } from '../../lib/format';
-import { notifyError } from '../../lib/notify';
 import { doctorListQuery } from '../doctors/doctors-api';
 import { downloadFile } from '../imports/imports-api';
 import { useOrgReach } from '../levels/use-org-reach';
 import { PlusIcon, UploadIcon } from '../shell/icons';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
+import { ExportButton } from '../shell/data-table-export';
 import { ListSearchField, ValueFilter } from '../shell/data-table-filters';
 import { usePagedList } from '../shell/paged-list';
 import { Can, usePermissions } from '../shell/permissions';
@@ -70,7 +69,6 @@ export function PatientsPage() {
   });
   const { filter, update, debouncedSearch } = paged;
   const patients = useQuery(patientListQuery({ ...filter, search: debouncedSearch }));
-  const [isExporting, setExporting] = useState(false);
   const isFiltered =
     filter.scope === 'mine' ||
     debouncedSearch !== '' ||
@@ -140,17 +138,6 @@ export function PatientsPage() {
     },
   ];
 
-  const exportList = () => {
-    setExporting(true);
-    downloadFile(patientExportPath({ ...filter, search: debouncedSearch }), 'patients.xlsx')
-      .catch((error: unknown) => {
-        notifyError(error, 'patients:list.exportFailed');
-      })
-      .finally(() => {
-        setExporting(false);
-      });
-  };
-
   return (
     <Stack gap="lg" maw={1380}>
       <Group justify="space-between" align="flex-end">
@@ -158,9 +145,13 @@ export function PatientsPage() {
           {t('list.title')}
         </Title>
         <Group gap="sm">
-          <Button variant="default" onClick={exportList} loading={isExporting}>
-            {t('list.export')}
-          </Button>
+          <ExportButton
+            label={t('list.export')}
+            download={() =>
+              downloadFile(patientExportPath({ ...filter, search: debouncedSearch }), 'patients.xlsx')
+            }
+            failureMessageKey="patients:list.exportFailed"
+          />
           <Can permission="user.import">
             <Button
               component={Link}
