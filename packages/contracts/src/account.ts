@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, otpSentResponseSchema, phoneSchema, tenantCodeSchema } from './auth.js';
+import { CLIENT_APPS, emailSchema, otpSentResponseSchema, phoneSchema, tenantCodeSchema } from './auth.js';
 import { LIMITS } from './limits.js';
 import { PERMISSIONS, type Permission } from './permissions.js';
 import { ROLE_CODES } from './roles.js';
@@ -126,6 +126,8 @@ export const registerSchema = z.object({
   acceptTerms: z.literal(true, { error: 'the terms must be accepted' }),
   acceptPrivacy: z.literal(true, { error: 'the privacy policy must be accepted' }),
   role: z.enum(['PATIENT', 'DOCTOR']).default('PATIENT'),
+  /** The client registering: the patient app's password rule applies to `patient` (spec §5). */
+  app: z.enum(CLIENT_APPS).optional(),
 });
 export const createVerificationTokenSchema = z.object({ tenant: tenantCodeSchema, email: emailSchema });
 export const verifyRegisterSchema = z.object({ tenant: tenantCodeSchema, email: emailSchema, token: z.string().regex(/^\d{6}$/) });

@@ -4,6 +4,7 @@ import { checkTokenResponseSchema } from './system.js';
 /** Which client is logging in: the console keeps tokens in cookies; apps receive them. */
 export const CLIENT_APPS = ['console', 'patient', 'doctor'] as const;
 export const clientAppSchema = z.enum(CLIENT_APPS).default('console');
+export type ClientApp = (typeof CLIENT_APPS)[number];
 
 export const tenantCodeSchema = z.string().trim().min(1).max(64).describe('Tenant code');
 export const otpCodeSchema = z.string().regex(/^\d{6}$/, { error: 'must be 6 digits' });
@@ -61,6 +62,8 @@ export const resetPasswordSchema = z.object({
   username: z.string().trim().min(1).max(254),
   otp: otpCodeSchema,
   newPassword: z.string().min(1).max(128),
+  /** The client resetting: the patient app's password rule applies to `patient` (spec §5). */
+  app: z.enum(CLIENT_APPS).optional(),
 });
 /** POST /account/forgot-password/send: where the reset code goes (type) for which account (username). */
 export const forgotPasswordSendSchema = resetPasswordSchema.pick({ tenant: true, type: true, username: true });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ClientApp } from './auth.js';
 
 /** A tenant's PASSWORD_RULE setting (JSON). Defaults are spec §5 for the console. */
 export const passwordRuleSchema = z.object({
@@ -12,6 +13,25 @@ export const passwordRuleSchema = z.object({
 });
 export type PasswordRule = z.infer<typeof passwordRuleSchema>;
 export const DEFAULT_PASSWORD_RULE: PasswordRule = passwordRuleSchema.parse({});
+
+/**
+ * The patient app's password rule (spec §5): at least 8 characters, a lower-case letter, a
+ * capital, a digit and one of the app's special characters - _ , . ! @ # * % (the only others
+ * allowed). The app checks it before sending and the server holds what the app sends to it.
+ */
+export const PATIENT_APP_PASSWORD_RULE: PasswordRule = {
+  minLength: 8,
+  maxLength: 128,
+  lower: true,
+  upper: true,
+  digit: true,
+  special: '-_,.!@#*%',
+};
+
+/** The rule a password set from `app` is held to: the patient app's own, else the tenant's. */
+export function passwordRuleForApp(app: ClientApp | undefined, tenantRule: PasswordRule): PasswordRule {
+  return app === 'patient' ? PATIENT_APP_PASSWORD_RULE : tenantRule;
+}
 
 export function parsePasswordRule(json: string | undefined): PasswordRule {
   if (!json) return DEFAULT_PASSWORD_RULE;

@@ -89,7 +89,7 @@ export function sendResetCode(tenant: string, username: string) {
 }
 
 export function resetPassword(request: { tenant: string; username: string; otp: string; newPassword: string }) {
-  return api.post('/account/forgot-password/reset', { ...request, type: channelOf(request.username) });
+  return api.post('/account/forgot-password/reset', { ...request, type: channelOf(request.username), app: 'patient' });
 }
 
 export interface Registration {
@@ -105,7 +105,7 @@ export interface Registration {
 export function register(request: Registration) {
   return api.post(
     '/account/register',
-    { ...request, acceptTerms: true, acceptPrivacy: true, role: 'PATIENT' },
+    { ...request, acceptTerms: true, acceptPrivacy: true, role: 'PATIENT', app: 'patient' },
     registrationResponseSchema,
   );
 }

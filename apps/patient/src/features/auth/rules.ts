@@ -1,17 +1,11 @@
-import { checkPassword, tenantCodeSchema, type PasswordProblem, type PasswordRule } from '@rpm/contracts';
+import { checkPassword, PATIENT_APP_PASSWORD_RULE, tenantCodeSchema, type PasswordProblem, type PasswordRule } from '@rpm/contracts';
 
 /**
  * The app's password rule (spec §5): at least 8 characters, a lower-case letter, a capital, a
- * digit and one of the app's special characters - _ , . ! @ # * % (the only others allowed).
+ * digit and one of the app's special characters - _ , . ! @ # * % (the only others allowed). The
+ * server holds passwords the app sends to the same rule.
  */
-export const APP_PASSWORD_RULE: PasswordRule = {
-  minLength: 8,
-  maxLength: 128,
-  lower: true,
-  upper: true,
-  digit: true,
-  special: '-_,.!@#*%',
-};
+export const APP_PASSWORD_RULE: PasswordRule = PATIENT_APP_PASSWORD_RULE;
 
 /** Every way a password breaks the app's rule (empty when it is acceptable). */
 export function appPasswordProblems(password: string): PasswordProblem[] {

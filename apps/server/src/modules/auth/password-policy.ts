@@ -1,10 +1,15 @@
-import { checkPassword, parsePasswordRule, type PasswordRule } from '@rpm/contracts';
+import { checkPassword, parsePasswordRule, passwordRuleForApp, type ClientApp, type PasswordRule } from '@rpm/contracts';
 import type { SystemStore } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
 import { readTenantSettings } from '../tenants/store.js';
 
 export async function passwordRuleOf(system: SystemStore, tenantId: string): Promise<PasswordRule> {
   return parsePasswordRule((await readTenantSettings(system, tenantId)).get('PASSWORD_RULE'));
+}
+
+/** The rule for a password set from `app`: the patient app's own (spec §5), else the tenant's PASSWORD_RULE. */
+export async function passwordRuleFor(system: SystemStore, tenantId: string, app: ClientApp | undefined): Promise<PasswordRule> {
+  return passwordRuleForApp(app, await passwordRuleOf(system, tenantId));
 }
 
 /**

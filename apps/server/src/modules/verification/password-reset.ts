@@ -1,8 +1,9 @@
 import { translateError } from '@rpm/i18n';
+import type { ClientApp } from '@rpm/contracts';
 import { AppError } from '../../http/app-error.js';
 import { recordAudit } from '../audit/store.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
-import { assertAcceptablePassword, passwordRuleOf } from '../auth/password-policy.js';
+import { assertAcceptablePassword, passwordRuleFor } from '../auth/password-policy.js';
 import { assertNotThrottled, findLoginAccount, findTenantForLogin } from '../auth/service.js';
 import { findUserById, revokeUserSessions, type UserRow } from '../auth/store.js';
 import { assertSendQuota } from '../send-quota/service.js';
@@ -46,6 +47,8 @@ export interface PasswordReset {
   username: string;
   code: string;
   newPassword: string;
+  /** The client setting it: the patient app's password rule applies to `patient`. */
+  app?: ClientApp | undefined;
 }
 
 /**
@@ -60,7 +63,7 @@ export async function resetPassword(environment: VerificationEnvironment, reset:
   const account = await findLoginAccount(database, tenant, reset.username);
   const tenantId = account?.tenantId ?? tenant.id;
   // The rule is checked before the code so a weak password does not cost an attempt.
-  assertAcceptablePassword(reset.newPassword, await passwordRuleOf(database.system, tenantId), 'body.newPassword');
+  assertAcceptablePassword(reset.newPassword, await passwordRuleFor(database.system, tenantId, reset.app), 'body.newPassword');
   const passwordHash = await hashPassword(reset.newPassword);
   const now = clock.now();
   await verifyCodeThen(environment, {

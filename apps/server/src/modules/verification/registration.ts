@@ -1,11 +1,11 @@
-import { OTP_RULES, type emailRegisterSchema, type registerSchema } from '@rpm/contracts';
+import { OTP_RULES, type ClientApp, type emailRegisterSchema, type registerSchema } from '@rpm/contracts';
 import pg from 'pg';
 import type { z } from 'zod';
 import type { TenantTransaction } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
 import { recordAudit } from '../audit/store.js';
 import { hashPassword } from '../auth/passwords.js';
-import { assertAcceptablePassword, passwordRuleOf } from '../auth/password-policy.js';
+import { assertAcceptablePassword, passwordRuleFor } from '../auth/password-policy.js';
 import { assertNotThrottled, findTenantForLogin } from '../auth/service.js';
 import type { UserRow } from '../auth/store.js';
 import { assertSendQuota } from '../send-quota/service.js';
@@ -58,8 +58,13 @@ function rethrowDuplicate(error: unknown): never {
   throw error;
 }
 
-async function acceptablePasswordHash(environment: VerificationEnvironment, tenantId: string, password: string): Promise<string> {
-  assertAcceptablePassword(password, await passwordRuleOf(environment.database.system, tenantId), 'body.password');
+async function acceptablePasswordHash(
+  environment: VerificationEnvironment,
+  tenantId: string,
+  input: { password: string; app?: ClientApp | undefined },
+): Promise<string> {
+  const { password } = input;
+  assertAcceptablePassword(password, await passwordRuleFor(environment.database.system, tenantId, input.app), 'body.password');
   return hashPassword(password);
 }
 
@@ -87,7 +92,7 @@ export async function register(environment: VerificationEnvironment, input: Regi
   const tenant = await findRegistrationTenant(environment, input.tenant);
   // Before "email already exists": the quota must not let anyone probe emails past it.
   await assertSendQuota(environment, { tenantId: tenant.id, channel: 'EMAIL', destination: input.email });
-  const passwordHash = await acceptablePasswordHash(environment, tenant.id, input.password);
+  const passwordHash = await acceptablePasswordHash(environment, tenant.id, input);
   const now = environment.clock.now();
   const values = valuesOf(input, { passwordHash, language: environment.language, role: input.role, status: 'UNACTIVATED' });
   await environment.database
@@ -185,7 +190,7 @@ export async function verifyRegistration(
 export async function registerWithCode(environment: VerificationEnvironment, input: OneStepRegistration): Promise<VerifiedRegistration> {
   await assertNotThrottled(environment);
   const tenant = await findRegistrationTenant(environment, input.tenant);
-  const passwordHash = await acceptablePasswordHash(environment, tenant.id, input.password);
+  const passwordHash = await acceptablePasswordHash(environment, tenant.id, input);
   const now = environment.clock.now();
   const values = valuesOf(input, { passwordHash, language: environment.language, role: 'PATIENT', status: 'ACTIVE' });
   return verifyCodeThen(environment, {

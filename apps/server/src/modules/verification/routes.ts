@@ -256,6 +256,7 @@ export const verificationAccountRoutes: FastifyPluginAsyncZod = async (app) => {
         username: body.username,
         code: body.otp,
         newPassword: body.newPassword,
+        app: body.app,
       });
       return ok(null);
     },
