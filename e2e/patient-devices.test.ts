@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import pg from 'pg';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -132,6 +133,24 @@ describe('patient app devices', () => {
     const heartRate = /Heart rate (\d+) bpm/.exec((await page.getByText(/^Heart rate \d+ bpm$/).textContent()) ?? '')?.[1];
     expect(heartRate).toBeDefined();
     await screenshot(page, 'patient-devices-virtual');
+
+    // A firmware upgrade with its progress, then the new version.
+    await page.getByRole('button', { name: 'Upgrade firmware to 1.2.0' }).tap();
+    await expect.poll(() => page.getByTestId('watch-state').textContent()).toBe('Upgrading firmware');
+    expect(await page.getByRole('progressbar', { name: 'Upgrading firmware' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Firmware is up to date').isVisible()).toBe(true);
+    expect(await page.getByText('Firmware 1.2.0').isVisible()).toBe(true);
+    expect(await page.getByTestId('watch-state').textContent()).toBe('Connected');
+
+    // The device log, downloaded as a file.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export the device log' }).tap();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^device-log-\d{4}-\d{2}-\d{2}\.txt$/);
+    const text = await readFile(await file.path(), 'utf8');
+    expect(text).toContain('virtual watch added');
+    expect(text).toContain('firmware 1.2.0 installed');
+    expect(text).toMatch(/sync: batch [0-9a-f-]{36} \d+ stored/);
 
     await page.getByRole('link', { name: 'Home' }).first().tap();
     await page.waitForURL(/\/app\/?$/);

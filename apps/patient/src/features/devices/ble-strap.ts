@@ -1,5 +1,5 @@
 import { parseHeartRateMeasurement } from './heart-rate';
-import { enqueue, getSnapshot, log, publishStrap, VIRTUAL_FIRMWARE_START } from './devices-runtime';
+import { enqueue, getSnapshot, log, publishStrap } from './devices-runtime';
 import { readingKey } from './sync-queue';
 import { VIRTUAL_SOURCE } from './virtual-watch';
 import { nextWatchState, type WatchEvent } from './watch-state';
@@ -35,7 +35,7 @@ let device: BluetoothDeviceLike | undefined;
 let lastQueuedAt = 0;
 
 function strapEvent(event: WatchEvent, name?: string) {
-  const current = getSnapshot().strap ?? { state: 'unpaired' as const, firmware: VIRTUAL_FIRMWARE_START, lastHeartRate: null, upgradeProgress: null, name: name ?? '' };
+  const current = getSnapshot().strap ?? { state: 'unpaired' as const, firmware: '', lastHeartRate: null, upgradeProgress: null, name: name ?? '' };
   const state = nextWatchState(current.state, event);
   if (state !== current.state) log(`bluetooth ${(current.name !== '' ? current.name : undefined) ?? name ?? 'strap'}: ${current.state} → ${state} (${event})`);
   publishStrap({ ...current, ...(name === undefined ? {} : { name }), state });

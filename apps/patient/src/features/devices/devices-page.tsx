@@ -80,7 +80,7 @@ export function LocalWatchStatus({ watch }: { watch: LocalWatch }) {
         {t(`state.${watch.state}`)}
       </p>
       <p>{watch.lastHeartRate === null ? t('virtual.noReading') : t('virtual.heartRate', { value: watch.lastHeartRate })}</p>
-      <p className="hint">{t('firmware.version', { version: watch.firmware })}</p>
+      {watch.firmware === '' ? null : <p className="hint">{t('firmware.version', { version: watch.firmware })}</p>}
       {watch.upgradeProgress === null ? null : (
         <div className="progress-row">
           <label htmlFor="firmware-progress">{t('firmware.progress')}</label>

@@ -1,7 +1,7 @@
 import { collectorResultSchema } from '@rpm/contracts';
 import { ApiError, api } from '../../api/client';
 import { appendLog, indexedDbQueueStorage, readMeta, writeMeta } from './device-db';
-import { syncQueue, type ClaimedBatch, type QueuedReading, type SendOutcome } from './sync-queue';
+import { newBatchId, syncQueue, type ClaimedBatch, type QueuedReading, type SendOutcome } from './sync-queue';
 import { newVirtualWatch, readingsUntil, VIRTUAL_SOURCE, type VirtualWatchState } from './virtual-watch';
 import { nextWatchState, type WatchEvent, type WatchState } from './watch-state';
 
@@ -20,6 +20,7 @@ export const VIRTUAL_FIRMWARE_START = '1.0.0';
 
 export interface LocalWatch {
   state: WatchState;
+  /** The firmware version; empty when the watch does not tell it (a Bluetooth strap). */
   firmware: string;
   lastHeartRate: number | null;
   /** 0 to 100 while upgrading. */
@@ -109,7 +110,7 @@ export function syncNow(): Promise<void> {
     publish({ syncing: true });
     try {
       await tickVirtual();
-      const result = await syncQueue(storage, send, { newBatchId: () => crypto.randomUUID(), now: () => new Date().toISOString() });
+      const result = await syncQueue(storage, send, { newBatchId: () => newBatchId(), now: () => new Date().toISOString() });
       publish({ offline: result.interrupted });
     } catch {
       publish({ offline: true });
