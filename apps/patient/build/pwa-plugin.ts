@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Plugin } from 'vite';
 import { appIconPng } from './png-icon';
 
@@ -7,23 +9,28 @@ export const ICON_SIZES = [192, 512] as const;
  * Makes the built app installable without a PWA library: the icons (PNG, drawn at build time)
  * and a service worker whose precache list is every file of this build, so the shell opens
  * offline. The worker's cache name carries the build's file names: a new release installs a new
- * cache and drops the old one.
+ * cache and drops the old one. The list is taken once the bundle is written: files the bundler
+ * drops late (a stylesheet-only chunk of a lazy page leaves an empty script that is not written)
+ * would otherwise be precached, fail to load, and stop the worker from installing.
  */
 export function pwaPlugin(base: string): Plugin {
   return {
     name: 'rpm-patient-pwa',
     apply: 'build',
-    generateBundle(_options, bundle) {
+    generateBundle() {
       for (const size of ICON_SIZES) {
         this.emitFile({ type: 'asset', fileName: `icons/icon-${size}.png`, source: appIconPng(size) });
       }
+    },
+    writeBundle(options, bundle) {
       const files = Object.keys(bundle).filter((name) => !name.startsWith('.vite/') && !name.endsWith('.map'));
-      const precache = [base, ...files.filter((name) => name !== 'index.html').map((name) => `${base}${name}`),
-        ...ICON_SIZES.map((size) => `${base}icons/icon-${size}.png`), `${base}manifest.webmanifest`];
+      // A Set: the cache refuses a list that names one file twice.
+      const precache = [...new Set([base, ...files.filter((name) => name !== 'index.html').map((name) => `${base}${name}`),
+        ...ICON_SIZES.map((size) => `${base}icons/icon-${size}.png`), `${base}manifest.webmanifest`])];
       const version = files.filter((name) => name.startsWith('assets/')).sort().join('|');
       let hash = 0;
       for (const char of version) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) | 0;
-      this.emitFile({ type: 'asset', fileName: 'sw.js', source: serviceWorkerSource(base, precache, `rpm-patient-${(hash >>> 0).toString(36)}`) });
+      writeFileSync(path.join(options.dir ?? 'dist', 'sw.js'), serviceWorkerSource(base, precache, `rpm-patient-${(hash >>> 0).toString(36)}`));
     },
   };
 }
