@@ -1,4 +1,4 @@
-/** Doctor profiles, care teams and requests (migration 0009). Mirrors the SQL; schema.int.test.ts checks drift. */
+/** Doctor profiles, care teams and requests (migration 0009), license expiry reminders (0031). Mirrors the SQL; schema.int.test.ts checks drift. */
 import { date, integer, numeric, pgTable, primaryKey, smallint, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from './schema-columns.js';
 
@@ -36,6 +36,19 @@ export const doctorLicenses = pgTable(
     createdAt: timestamps('created_at').notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+/** One row per license, expiry date and threshold whose reminder e-mail was queued (migration 0031). */
+export const licenseExpiryReminders = pgTable(
+  'license_expiry_reminders',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    licenseId: uuid('license_id').notNull(),
+    expiresOn: date('expires_on', { mode: 'string' }).notNull(),
+    thresholdDays: smallint('threshold_days').notNull(),
+    sentAt: timestamps('sent_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.licenseId, table.expiresOn, table.thresholdDays] })],
 );
 
 export const careRequests = pgTable(
