@@ -14,7 +14,7 @@ import { formatNumber } from '../../lib/format';
 import { useOrgReach } from '../levels/use-org-reach';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
-import { ListSearchField, ValueFilter } from '../shell/data-table-filters';
+import { ListSearchField, RecordFilter, ValueFilter } from '../shell/data-table-filters';
 import { usePagedList } from '../shell/paged-list';
 import { usePageTitle } from '../shell/use-page-title';
 import { LicenseBadge, SpecialtyChips } from './doctor-badges';
@@ -139,18 +139,17 @@ export function DoctorsPage() {
           nothingFoundMessage={t('list.noOption')}
           w={220}
         />
-        <Select
+        <RecordFilter
+          items={centers}
+          nameOf={(center) => center.name}
+          value={filter.centerId}
+          onChange={(centerId) => {
+            update({ centerId });
+          }}
           label={t('list.centerFilter')}
           placeholder={t('list.any')}
-          data={centers.map((center) => ({ value: center.id, label: center.name }))}
-          value={filter.centerId}
-          onChange={(value) => {
-            update({ centerId: value });
-          }}
-          searchable
-          clearable
-          nothingFoundMessage={t('list.noOption')}
-          w={220}
+          width={220}
+          nothingFound={t('list.noOption')}
         />
         <ValueFilter
           values={DOCTOR_KINDS}

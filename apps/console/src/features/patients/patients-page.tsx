@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { PATIENT_STATUSES, type PatientSummary } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,7 @@ import { PlusIcon, UploadIcon } from '../shell/icons';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
 import { ExportButton } from '../shell/data-table-export';
-import { ListSearchField, ValueFilter } from '../shell/data-table-filters';
+import { ListSearchField, RecordFilter, ValueFilter } from '../shell/data-table-filters';
 import { usePagedList } from '../shell/paged-list';
 import { Can, usePermissions } from '../shell/permissions';
 import { usePageTitle } from '../shell/use-page-title';
@@ -194,29 +194,27 @@ export function PatientsPage() {
           placeholder={t('list.allStatuses')}
           width={150}
         />
-        <Select
+        <RecordFilter
+          items={centers}
+          nameOf={(center) => center.name}
+          value={filter.centerId}
+          onChange={(centerId) => {
+            update({ centerId });
+          }}
           label={t('list.centerFilter')}
           placeholder={t('list.allCenters')}
-          data={centers.map((center) => ({ value: center.id, label: center.name }))}
-          value={filter.centerId}
-          onChange={(value) => {
-            update({ centerId: value });
-          }}
-          searchable
-          clearable
-          w={210}
+          width={210}
         />
-        <Select
+        <RecordFilter
+          items={doctors.data?.items ?? []}
+          nameOf={(doctor) => doctor.fullName}
+          value={filter.doctorId}
+          onChange={(doctorId) => {
+            update({ doctorId });
+          }}
           label={t('list.doctorFilter')}
           placeholder={t('list.allDoctors')}
-          data={(doctors.data?.items ?? []).map((doctor) => ({ value: doctor.id, label: doctor.fullName }))}
-          value={filter.doctorId}
-          onChange={(value) => {
-            update({ doctorId: value });
-          }}
-          searchable
-          clearable
-          w={190}
+          width={190}
         />
         <TextInput
           label={t('list.packageFilter')}

@@ -27,6 +27,45 @@ export function ListSearchField({
   );
 }
 
+interface FilterLabels {
+  label: string;
+  placeholder: string;
+  width: number;
+  /** Said when a typed search matches no option. */
+  nothingFound?: string;
+}
+
+/** A searchable filter on one record of a list (a health center, a doctor); cleared, it is null. */
+export function RecordFilter<Item extends { id: string }>({
+  items,
+  nameOf,
+  value,
+  onChange,
+  label,
+  placeholder,
+  width,
+  nothingFound,
+}: FilterLabels & {
+  items: readonly Item[];
+  nameOf: (item: Item) => string;
+  value: string | null;
+  onChange: (id: string | null) => void;
+}) {
+  return (
+    <Select
+      label={label}
+      placeholder={placeholder}
+      data={items.map((item) => ({ value: item.id, label: nameOf(item) }))}
+      value={value}
+      onChange={onChange}
+      searchable
+      clearable
+      nothingFoundMessage={nothingFound}
+      w={width}
+    />
+  );
+}
+
 /**
  * A filter on one of a fixed set of values (a status, a kind), each shown in words; clearing it
  * shows every value again (null).
@@ -41,16 +80,12 @@ export function ValueFilter<Value extends string>({
   width,
   isSearchable = false,
   nothingFound,
-}: {
+}: FilterLabels & {
   values: readonly Value[];
   labelOf: (value: Value) => string;
   value: Value | null;
   onChange: (value: Value | null) => void;
-  label: string;
-  placeholder: string;
-  width: number;
   isSearchable?: boolean;
-  nothingFound?: string;
 }) {
   return (
     <Select

@@ -1,4 +1,4 @@
-import { Anchor, Group, Select, Stack, Text } from '@mantine/core';
+import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ACCOUNT_STATUSES, type StaffList } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +7,7 @@ import { formatDateTime } from '../../lib/format';
 import { useOrgReach } from '../levels/use-org-reach';
 import type { Column } from '../shell/columns';
 import { DataTable } from '../shell/data-table';
-import { ListSearchField, ValueFilter } from '../shell/data-table-filters';
+import { ListSearchField, RecordFilter, ValueFilter } from '../shell/data-table-filters';
 import { usePagedList } from '../shell/paged-list';
 import {
   PLATFORM_LISTS,
@@ -126,18 +126,17 @@ export function StaffTable({ list }: { list: StaffList }) {
           width={180}
         />
         {isPlatformList ? null : (
-          <Select
+          <RecordFilter
+            items={centers}
+            nameOf={(center) => center.name}
+            value={filter.centerId}
+            onChange={(centerId) => {
+              update({ centerId });
+            }}
             label={t('staff.centerFilter')}
             placeholder={t('staff.anyCenter')}
-            data={centers.map((center) => ({ value: center.id, label: center.name }))}
-            value={filter.centerId}
-            onChange={(value) => {
-              update({ centerId: value });
-            }}
-            searchable
-            clearable
-            nothingFoundMessage={t('levels.noMatch')}
-            w={260}
+            width={260}
+            nothingFound={t('levels.noMatch')}
           />
         )}
       </Group>
