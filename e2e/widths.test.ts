@@ -1,10 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { horizontalOverflow } from './support/accessibility.js';
-import { ConsoleDriver, screenshot, startTestServer, typeCode } from './support/console.js';
+import { screenshot, typeCode } from './support/console.js';
 import { DEMO_AREAS, firstDetailPage, navigationLinks, settle } from './support/console-pages.js';
-import { launchBrowser, type RunningServer } from './support/harness.js';
-import { startMailCatcher, waitForCode, type MailCatcher } from './support/mail.js';
+import { waitForCode } from './support/mail.js';
+import { useConsoleSuite } from './support/suite.js';
 
 /**
  * Screen widths (spec §2, architecture "front ends"): the public pages work on a 360 px phone,
@@ -16,28 +16,10 @@ const PHONE = { width: 360, height: 740 };
 const TABLET = { width: 768, height: 1024 };
 const WIDE = { width: 1440, height: 900 };
 
-let server: RunningServer;
-let browser: Browser;
-let driver: ConsoleDriver;
-let mail: MailCatcher;
-
-beforeAll(async () => {
-  mail = await startMailCatcher();
-  server = await startTestServer({ SMTP_URL: mail.url });
-  browser = await launchBrowser();
-  driver = new ConsoleDriver(browser, server.baseUrl);
-});
-afterEach(async () => {
-  await driver.closeAll();
-});
-afterAll(async () => {
-  await browser.close();
-  await server.stop();
-  await mail.stop();
-});
+const suite = useConsoleSuite({ withMail: true });
 
 async function openAt(viewport: { width: number; height: number }): Promise<Page> {
-  const page = await driver.openPage();
+  const page = await suite.driver.openPage();
   await page.setViewportSize(viewport);
   return page;
 }
@@ -45,7 +27,8 @@ async function openAt(viewport: { width: number; height: number }): Promise<Page
 /** Records the sideways overflow of the page as it is now, with what sticks out. */
 async function checkOverflow(page: Page, where: string, problems: string[]): Promise<void> {
   const { overflow, culprits } = await horizontalOverflow(page);
-  if (overflow > 0) problems.push(`${where}: ${String(overflow)} px too wide\n    ${culprits.join('\n    ')}`);
+  if (overflow > 0)
+    problems.push(`${where}: ${String(overflow)} px too wide\n    ${culprits.join('\n    ')}`);
 }
 
 const noticeHeading = (page: Page) => page.getByRole('heading', { name: 'Please use a computer' });
@@ -61,7 +44,15 @@ describe('public pages on a 360 px phone', () => {
       await screenshot(page, `widths-360-${where.replace(/\W+/g, '-')}`);
     };
 
-    for (const path of ['/login', '/forgot-password', '/register', '/trial-request', '/privacy', '/terms', '/no-such-page']) {
+    for (const path of [
+      '/login',
+      '/forgot-password',
+      '/register',
+      '/trial-request',
+      '/privacy',
+      '/terms',
+      '/no-such-page',
+    ]) {
       await page.goto(path);
       await page.getByRole('heading', { level: 1 }).first().waitFor();
       await visit(path);
@@ -77,7 +68,7 @@ describe('public pages on a 360 px phone', () => {
     await page.goto('/login');
     await page.getByRole('tab', { name: 'One-time code' }).click();
     await visit('login by code');
-    await driver.enterDemoTenant(page);
+    await suite.driver.enterDemoTenant(page);
     await page.getByLabel('Email address').fill('operator@demo.example');
     await page.getByRole('button', { name: 'Send code' }).click();
     await page.getByTestId('otp-expiry').waitFor();
@@ -85,11 +76,11 @@ describe('public pages on a 360 px phone', () => {
 
     // Forgot password: the code, then the new password.
     await page.goto('/forgot-password');
-    await driver.enterDemoTenant(page);
+    await suite.driver.enterDemoTenant(page);
     await page.getByLabel('Email address').fill('main-admin@demo.example');
-    const since = mail.messages.length;
+    const since = suite.mail.messages.length;
     await page.getByRole('button', { name: 'Send code' }).click();
-    const { code } = await waitForCode(mail, 'main-admin@demo.example', since);
+    const { code } = await waitForCode(suite.mail, 'main-admin@demo.example', since);
     await visit('forgot password code');
     await typeCode(page, code);
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -104,7 +95,7 @@ describe('the console below 768 px', () => {
   it('shows the desktop-only notice; "Continue anyway" opens the console for the rest of the session', async () => {
     const page = await openAt({ width: 767, height: 900 });
     // Signing in is a public page; the console it leads to is not.
-    await driver.signIn(page, 'doctor@demo.example');
+    await suite.driver.signIn(page, 'doctor@demo.example');
     await expect.poll(() => noticeHeading(page).isVisible()).toBe(true);
     expect(await page.getByRole('navigation').count()).toBe(0);
     await screenshot(page, 'widths-767-notice');
@@ -136,7 +127,7 @@ describe.each([
     '%s: every page of the navigation and a record of each list fit without sideways scrolling',
     async (login, area) => {
       const page = await openAt(viewport);
-      await driver.signIn(page, login);
+      await suite.driver.signIn(page, login);
       await page.waitForURL(`**/${area}`);
       await expect.poll(() => page.getByRole('heading', { name: /^Welcome, / }).isVisible()).toBe(true);
       const problems: string[] = [];
@@ -147,7 +138,8 @@ describe.each([
         page.getByRole('button', { name: 'Sign out' }),
       ]) {
         const box = await control.first().boundingBox();
-        if (!box || box.x < 0 || box.x + box.width > viewport.width) problems.push(`header control off screen: ${String(control)}`);
+        if (!box || box.x < 0 || box.x + box.width > viewport.width)
+          problems.push(`header control off screen: ${String(control)}`);
       }
       for (const path of await navigationLinks(page, area)) {
         await page.goto(path);
