@@ -8,11 +8,31 @@ interface DeviceDb extends DBSchema {
   log: { key: number; value: { at: string; message: string } };
 }
 
-const DB_NAME = 'rpm-devices';
+/**
+ * One database per account on the phone: readings queued for one patient can never be sent
+ * under another's session (a shared phone, a sign-out while offline). Set at sign-in by the
+ * shell, cleared when it closes.
+ */
+let owner: string | null = null;
 let opened: Promise<IDBPDatabase<DeviceDb>> | undefined;
+/** Calls made before the shell names the account (a screen drawn first) wait for it. */
+let waiting: (() => void)[] = [];
 
-export function deviceDb(): Promise<IDBPDatabase<DeviceDb>> {
-  opened ??= openDB<DeviceDb>(DB_NAME, 1, {
+export function setDeviceOwner(accountId: string | null): void {
+  if (accountId === owner) return;
+  const previous = opened;
+  opened = undefined;
+  owner = accountId;
+  void previous?.then((db) => { db.close(); }).catch(() => undefined);
+  if (accountId !== null) {
+    for (const resume of waiting) resume();
+    waiting = [];
+  }
+}
+
+export async function deviceDb(): Promise<IDBPDatabase<DeviceDb>> {
+  while (owner === null) await new Promise<void>((resolve) => waiting.push(resolve));
+  opened ??= openDB<DeviceDb>(`rpm-devices:${owner}`, 1, {
     upgrade(db) {
       db.createObjectStore('readings', { keyPath: 'key' }).createIndex('bySeq', 'seq');
       db.createObjectStore('meta');

@@ -1,6 +1,6 @@
 import { collectorResultSchema } from '@rpm/contracts';
 import { ApiError, api } from '../../api/client';
-import { appendLog, indexedDbQueueStorage, readMeta, writeMeta } from './device-db';
+import { appendLog, indexedDbQueueStorage, readMeta, setDeviceOwner, writeMeta } from './device-db';
 import { newBatchId, syncQueue, type ClaimedBatch, type QueuedReading, type SendOutcome } from './sync-queue';
 import { newVirtualWatch, readingsUntil, VIRTUAL_SOURCE, type VirtualWatchState } from './virtual-watch';
 import { nextWatchState, type WatchEvent, type WatchState } from './watch-state';
@@ -46,7 +46,8 @@ const storage = indexedDbQueueStorage();
 let snapshot: DevicesSnapshot = { queued: 0, lastSync: null, syncing: false, offline: false, virtual: null, strap: null };
 const listeners = new Set<() => void>();
 let virtual: StoredVirtual | null = null;
-let started: Promise<void> | undefined;
+let started: { owner: string; ready: Promise<void> } | undefined;
+let stopLoop: (() => void) | undefined;
 let syncing: Promise<void> | undefined;
 
 function publish(change: Partial<DevicesSnapshot>) {
@@ -202,25 +203,51 @@ export function publishStrap(strap: DevicesSnapshot['strap']): void {
   publish({ strap });
 }
 
-/** Starts the loop once per page: restores the virtual watch, ticks it and syncs on a timer and when back online. */
-export function startDevices(): Promise<void> {
-  started ??= (async () => {
+/**
+ * Starts the loop for the signed-in account (once; again only for another account): restores its
+ * virtual watch, ticks it and syncs on a timer and when back online.
+ */
+export function startDevices(accountId: string): Promise<void> {
+  if (started?.owner === accountId) return started.ready;
+  stopDevices();
+  setDeviceOwner(accountId);
+  const ready = (async () => {
     const stored = await readMeta<StoredVirtual>('virtualWatch');
+    if (started?.owner !== accountId) return;
     if (stored) {
       virtual = stored;
       publishVirtual({ state: 'connected', firmware: stored.firmware, lastHeartRate: null, upgradeProgress: null });
     }
     await refreshCounts();
-    setInterval(() => void tickVirtual().catch(() => undefined), TICK_MS);
-    setInterval(() => void syncNow(), SYNC_MS);
-    window.addEventListener('online', () => {
+    const tick = setInterval(() => void tickVirtual().catch(() => undefined), TICK_MS);
+    const sync = setInterval(() => void syncNow(), SYNC_MS);
+    const online = () => {
       log('phone online: syncing');
       void syncNow();
-    });
-    window.addEventListener('offline', () => {
+    };
+    const offline = () => {
       log('phone offline: readings kept in the queue');
       publish({ offline: true });
-    });
+    };
+    window.addEventListener('online', online);
+    window.addEventListener('offline', offline);
+    stopLoop = () => {
+      clearInterval(tick);
+      clearInterval(sync);
+      window.removeEventListener('online', online);
+      window.removeEventListener('offline', offline);
+    };
   })();
-  return started;
+  started = { owner: accountId, ready };
+  return ready;
+}
+
+/** Stops the loop and forgets the account (sign-out): nothing more is queued or sent for it. */
+export function stopDevices(): void {
+  stopLoop?.();
+  stopLoop = undefined;
+  started = undefined;
+  virtual = null;
+  setDeviceOwner(null);
+  publish({ queued: 0, lastSync: null, syncing: false, offline: false, virtual: null, strap: null });
 }

@@ -1,12 +1,9 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getSnapshot, startDevices, subscribe, type DevicesSnapshot } from './devices-runtime';
+import { getSnapshot, subscribe, type DevicesSnapshot } from './devices-runtime';
 
-/** The watches and the sync queue as they are now; starts the sync loop on first use. */
+/** The watches and the sync queue as they are now (the shell runs the loop for the signed-in account). */
 export function useDevices(): DevicesSnapshot {
-  useEffect(() => {
-    void startDevices();
-  }, []);
   return useSyncExternalStore(subscribe, getSnapshot);
 }
 

@@ -1,8 +1,11 @@
+import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
 import { AlertsLayer } from '../alerts/alerts-layer';
 import { SosButton } from '../alerts/sos-button';
 import { LanguageSelect } from '../auth/language-select';
+import { profileQuery } from '../home/home-page';
 import './app-shell.css';
 
 /** The bottom navigation: the five places a patient goes most (spec §2 patient app). */
@@ -15,11 +18,27 @@ const NAV: { to: string; key: string; end?: boolean }[] = [
 ];
 
 /**
+ * Runs the watches' sync loop for the signed-in account from the first signed-in screen (fetched
+ * apart from the first screen), and stops it when the shell closes (sign-out, session ended).
+ */
+function useWatchSync() {
+  const accountId = useQuery(profileQuery()).data?.id;
+  useEffect(() => {
+    if (accountId === undefined) return;
+    void import('../devices/devices-runtime').then((runtime) => runtime.startDevices(accountId));
+    return () => {
+      void import('../devices/devices-runtime').then((runtime) => { runtime.stopDevices(); });
+    };
+  }, [accountId]);
+}
+
+/**
  * Every signed-in screen: the header with the SOS button and language, the screen, and the bottom
  * navigation. The alerts layer (high-risk confirmation, live notifications) sits over all of them.
  */
 export function AppShell() {
   const { t } = useTranslation();
+  useWatchSync();
   return (
     <div className="shell">
       <header className="app-header">
