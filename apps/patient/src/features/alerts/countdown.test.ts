@@ -1,5 +1,6 @@
 import { SOS_MESSAGE_CHOICES, appSosRaiseSchema } from '@rpm/contracts';
 import { describe, expect, it } from 'vitest';
+import { formatWhen } from './format';
 import { secondsLeft } from './modal';
 
 describe('secondsLeft (the countdowns of the SOS button and the high-risk confirmation)', () => {
@@ -23,5 +24,11 @@ describe('the SOS the app sends', () => {
     expect(appSosRaiseSchema.safeParse({ source: 'SOS_BUTTON', location: { lat: 10.7, lng: 106.7 } }).success).toBe(true);
     expect(appSosRaiseSchema.safeParse({ source: 'SOS_BUTTON', message: 'HELLO' }).success).toBe(false);
     expect(appSosRaiseSchema.safeParse({ source: 'SOS_BUTTON', location: { lat: 91, lng: 0 } }).success).toBe(false);
+  });
+});
+
+describe('notification times', () => {
+  it('read dd/MM/yyyy HH:mm (spec §9)', () => {
+    expect(formatWhen(new Date(2026, 10, 5, 7, 3))).toBe('05/11/2026 07:03');
   });
 });

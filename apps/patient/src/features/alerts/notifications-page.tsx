@@ -4,15 +4,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../ui/error-message';
 import { Alert } from '../../ui/kit';
+import { formatWhen } from './format';
 import { ALERT_KEYS, markAllRead, markRead, notificationsQuery } from './alerts-api';
 import { askForSystemNotifications, systemNotificationState } from './system-notification';
 import './alerts.css';
 
 function NotificationItem({ item, onRead }: { item: AppNotification; onRead: (id: string) => void }) {
-  const { t, i18n } = useTranslation('appAlerts');
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'short', timeStyle: 'short' }).format(
-    new Date(item.createdAt),
-  );
+  const { t } = useTranslation('appAlerts');
+  const when = formatWhen(new Date(item.createdAt));
   const title =
     item.type === 'NO_DATA'
       ? t('notifications.item.NO_DATA')
