@@ -65,6 +65,9 @@ async function send(patientId: string, values: [string, number][]) {
  * A patient of center A with heart rates at the given instants: with an account in `timeZone`, or
  * with no account (null: the tenant's zone applies).
  */
+type Seeded = Awaited<ReturnType<typeof patientIn>>;
+async function seededPatient(timeZone: string, values: [string, number][]): Promise<Seeded>;
+async function seededPatient(timeZone: null, values: [string, number][]): Promise<Pick<Seeded, 'patient'> & { account: null }>;
 async function seededPatient(timeZone: string | null, values: [string, number][]) {
   const seeded =
     timeZone === null
