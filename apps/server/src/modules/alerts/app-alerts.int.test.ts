@@ -10,7 +10,9 @@ import { createTestApp, logIn, withSession } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
 import { multipart } from '../../../test/multipart.js';
 import { ManualClock } from '../../lib/clock.js';
-import { alertOrganisation, call, logInAs, signal, type AlertOrganisation } from './test-support.js';
+import { createLocalFileStorage } from '../../lib/file-storage.js';
+import { purgeDeletedPatients } from '../patients/purge-job.js';
+import { alertOrganisation, call, logInAs, signal, storeTestRecording, type AlertOrganisation } from './test-support.js';
 
 let testDb: TestDatabase;
 let app: FastifyInstance;
@@ -207,5 +209,22 @@ describe('the live channel for a patient app (no Authorization header in a brows
       socket.once('error', () => { resolve(-1); });
     });
     expect(status).toBe(401);
+  });
+});
+
+describe('a purged patient', () => {
+  it('leaves no voice message behind: rows by cascade, bytes removed from the storage', async () => {
+    const [open] = await asOwner<{ id: string }>(testDb.ownerUrl, `SELECT id FROM sos_cases WHERE patient_id = $1 LIMIT 1`, [org.patientB.id]);
+    const recordingId = await storeTestRecording(testDb.ownerUrl, dataDir, { tenantId: org.tenant.id, patientId: org.patientB.id, sosCaseId: open?.id ?? '' });
+    const [stored] = await asOwner<{ storage_key: string }>(testDb.ownerUrl, 'SELECT storage_key FROM sos_recordings WHERE id = $1', [recordingId]);
+    const storage = createLocalFileStorage(path.join(dataDir, 'files'));
+    expect(await storage.open(stored?.storage_key ?? '')).toBeDefined();
+    await asOwner(testDb.ownerUrl, `UPDATE patients SET account_state = 'DISABLED', deletion_requested_at = now(), purge_after = $2 WHERE id = $1`, [
+      org.patientB.id,
+      clock.now(),
+    ]);
+    expect(await purgeDeletedPatients(testDb.database, clock, storage)).toBe(1);
+    expect(await asOwner(testDb.ownerUrl, 'SELECT id FROM sos_recordings WHERE id = $1', [recordingId])).toEqual([]);
+    expect(await storage.open(stored?.storage_key ?? '')).toBeUndefined();
   });
 });

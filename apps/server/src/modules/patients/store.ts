@@ -7,6 +7,7 @@ import {
   patientFiles,
   patients,
   patientStatusChanges,
+  sosRecordings,
   tenants,
   users,
   type PatientRow,
@@ -514,6 +515,11 @@ export async function purgePatients(tx: TenantTransaction, ids: string[]): Promi
     .select({ key: patientFiles.storageKey })
     .from(patientFiles)
     .where(inArray(patientFiles.patientId, ids));
+  // SOS voice messages are stored like files: their bytes go too (rows by cascade).
+  const recordings = await tx
+    .select({ key: sosRecordings.storageKey })
+    .from(sosRecordings)
+    .where(inArray(sosRecordings.patientId, ids));
   // Devices outlive their wearer: they are unbound, not deleted.
   await tx.execute(
     sql`UPDATE devices SET patient_id = NULL WHERE patient_id = ANY (${sql.param(ids)}::uuid[])`,
@@ -522,5 +528,5 @@ export async function purgePatients(tx: TenantTransaction, ids: string[]): Promi
   await tx.execute(sql`SELECT purge_patient_readings(${sql.param(ids)}::uuid[])`);
   // Status history, files, care-team links and the other vitals go with the row (ON DELETE CASCADE).
   await tx.delete(patients).where(inArray(patients.id, ids));
-  return files.map((file) => file.key);
+  return [...files, ...recordings].map((file) => file.key);
 }
