@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleDriver, screenshot, startTestServer } from './support/console.js';
-import { CHROMIUM_PATH, DEMO_PASSWORD, DEMO_TENANT_CODE, type RunningServer } from './support/harness.js';
+import { DEMO_PASSWORD, DEMO_TENANT_CODE, launchBrowser, type RunningServer } from './support/harness.js';
 
 /**
  * Alerts on the phone (spec §4), at 390×844 with touch: a high-risk reading brings the full-screen
@@ -82,23 +82,8 @@ const sosCases = async () =>
 
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-quic',
-      '--no-first-run',
-      // A fake microphone, granted without asking.
-      '--use-fake-device-for-media-stream',
-      '--use-fake-ui-for-media-stream',
-    ],
-  });
+  // A fake microphone, granted without asking.
+  browser = await launchBrowser(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']);
   driver = new ConsoleDriver(browser, server.baseUrl);
   const login = await fetch(`${server.baseUrl}/auth/oauth-token`, {
     method: 'POST',
