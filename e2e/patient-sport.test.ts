@@ -145,4 +145,33 @@ describe('patient app sport and weight', () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'patient-sport-weight');
   });
+
+  it('shows and takes weights in pounds for a patient who chose the imperial system', async () => {
+    const answer = await page.evaluate(async () => {
+      const stored = sessionStorage.getItem('rpm.patient.session') ?? localStorage.getItem('rpm.patient.session') ?? '{}';
+      const { accessToken } = JSON.parse(stored) as { accessToken?: string };
+      const response = await fetch('/account/me/unit-settings', {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${accessToken ?? ''}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ unitSystem: 'imperial', thermalUnit: null, bloodGlucoseUnit: null, uricAcidUnit: null }),
+      });
+      return response.status;
+    });
+    expect(answer).toBe(200);
+    await page.goto('/app/weight');
+    const weight = page.getByLabel('Weight (lbs)', { exact: true });
+    await expect.poll(() => weight.isVisible()).toBe(true);
+    // The goal of 60 kg, shown in pounds.
+    expect(await page.locator('.goal-value').last().textContent()).toBe('132.3 lb');
+    // 1 543 lb is 700 kg: at the §5 bound, refused in the unit typed.
+    await weight.fill('1543.24');
+    await page.getByRole('button', { name: 'Add weight' }).tap();
+    await expect.poll(() => page.locator('.field-error').first().isVisible()).toBe(true);
+    await weight.fill('154.3');
+    await page.getByRole('button', { name: 'Add weight' }).tap();
+    await expect.poll(() => page.locator('.weight-records li').count()).toBe(3);
+    // Stored as 70.0 kg, shown back as typed.
+    expect(await page.locator('.weight-records li strong').first().textContent()).toBe('154.3 lb');
+    expect(await page.getByText(/^From your latest weight and your height of/).isVisible()).toBe(true);
+  });
 });
