@@ -189,8 +189,10 @@ describe('high-risk confirmation', () => {
     await screenshot(phone, 'patient-alerts-high-risk-no-answer');
     await dialog.getByRole('button', { name: 'Close' }).tap();
 
-    // Both alerts are in the notifications list, unread.
-    await phone.getByRole('navigation').getByRole('link', { name: 'Alerts' }).tap();
+    // Both alerts are in the notifications list, unread; the Alerts tab says how many.
+    const alertsTab = phone.getByRole('navigation').getByRole('link', { name: 'Alerts' });
+    await expect.poll(() => alertsTab.getAttribute('aria-label')).toMatch(/^Alerts, [2-9]\d* unread$/);
+    await alertsTab.tap();
     await phone.waitForURL('**/app/notifications');
     const items = phone.getByTestId('notification');
     await expect.poll(() => items.count()).toBeGreaterThanOrEqual(2);
@@ -199,6 +201,8 @@ describe('high-risk confirmation', () => {
     await phone.getByRole('button', { name: 'Mark all read' }).tap();
     await expect.poll(() => phone.getByTestId('unread-count').count()).toBe(0);
     expect(unread).toMatch(/unread$/);
+    await expect.poll(() => phone.locator('.nav-badge').count()).toBe(0);
+    expect(await alertsTab.getAttribute('aria-label')).toBeNull();
     await screenshot(phone, 'patient-alerts-notifications');
   }, 90_000);
 });

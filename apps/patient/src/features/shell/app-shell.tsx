@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router';
+import { notificationsQuery } from '../alerts/alerts-api';
 import { AlertsLayer } from '../alerts/alerts-layer';
 import { SosButton } from '../alerts/sos-button';
 import { LanguageSelect } from '../auth/language-select';
@@ -39,6 +40,8 @@ function useWatchSync() {
 export function AppShell() {
   const { t } = useTranslation();
   useWatchSync();
+  // Kept fresh by the alerts layer, which refetches the notifications on every live event.
+  const unread = useQuery(notificationsQuery(1)).data?.unread ?? 0;
   return (
     <div className="shell">
       <header className="app-header">
@@ -53,8 +56,18 @@ export function AppShell() {
       </main>
       <nav className="bottom-nav" aria-label={t('nav.label')}>
         {NAV.map((item) => (
-          <NavLink key={item.to} to={item.to} end={item.end ?? false}>
+          <NavLink
+            key={item.to}
+            to={item.to}
+            end={item.end ?? false}
+            aria-label={item.to === '/notifications' && unread > 0 ? t('nav.notificationsUnread', { count: unread }) : undefined}
+          >
             {t(item.key)}
+            {item.to === '/notifications' && unread > 0 ? (
+              <span className="nav-badge" aria-hidden="true">
+                {unread > 99 ? '99+' : unread}
+              </span>
+            ) : null}
           </NavLink>
         ))}
       </nav>
