@@ -1,7 +1,8 @@
 import { collectorResultSchema } from '@rpm/contracts';
 import { ApiError, api } from '../../api/client';
+import { newBatchId } from '../../lib/batch-id';
 import { appendLog, indexedDbQueueStorage, readMeta, setDeviceOwner, writeMeta } from './device-db';
-import { newBatchId, syncQueue, type ClaimedBatch, type QueuedReading, type SendOutcome } from './sync-queue';
+import { syncQueue, type ClaimedBatch, type QueuedReading, type SendOutcome } from './sync-queue';
 import { newVirtualWatch, readingsUntil, VIRTUAL_SOURCE, type VirtualWatchState } from './virtual-watch';
 import { nextWatchState, type WatchEvent, type WatchState } from './watch-state';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BATCH_LIMIT, memoryQueueStorage, newBatchId, readingKey, syncQueue, type ClaimedBatch, type QueuedReading, type SendOutcome } from './sync-queue';
+import { BATCH_LIMIT, memoryQueueStorage, readingKey, syncQueue, type ClaimedBatch, type QueuedReading, type SendOutcome } from './sync-queue';
 
 const reading = (minute: number): QueuedReading => {
   const measuredAt = new Date(Date.UTC(2026, 10, 24, 8, minute)).toISOString();
@@ -101,11 +101,4 @@ describe('the sync queue', () => {
     expect(refused[0]?.readings).toHaveLength(2);
     expect(await storage.size()).toBe(0);
   });
-});
-
-it('makes batch ids the collector accepts (UUID v4), different each time', () => {
-  const ids = new Set(Array.from({ length: 50 }, () => newBatchId()));
-  expect(ids.size).toBe(50);
-  for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-  expect(newBatchId((bytes) => bytes.fill(0xff))).toBe('ffffffff-ffff-4fff-bfff-ffffffffffff');
 });

@@ -37,18 +37,6 @@ export interface QueueStorage {
   lastSync(): Promise<string | null>;
 }
 
-/**
- * A random UUID v4 for a batch id. crypto.randomUUID exists only in secure contexts; a phone
- * opening the demo over plain http on the local network still has crypto.getRandomValues.
- */
-export function newBatchId(random: (bytes: Uint8Array) => Uint8Array = (bytes) => crypto.getRandomValues(bytes)): string {
-  const bytes = random(new Uint8Array(16));
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 export const readingKey = (source: string, measure: string, measuredAt: string) => `${source}|${measure}|${measuredAt}`;
 
 /** Readings per POST: well under the collector's 5,000 items. */

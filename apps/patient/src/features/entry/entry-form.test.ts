@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { newBatchId } from './batch-id';
 import { emptyDraft, localInputValue, valuesOf } from './entry-form';
 
 describe('entry drafts', () => {
@@ -19,11 +18,5 @@ describe('entry drafts', () => {
   it('writes the phone-local time a datetime-local box shows, to the minute', () => {
     expect(localInputValue(new Date(2026, 0, 2, 3, 4, 59))).toBe('2026-01-02T03:04');
     expect(new Date(localInputValue(new Date(2026, 0, 2, 3, 4))).getTime()).toBe(new Date(2026, 0, 2, 3, 4).getTime());
-  });
-
-  it('makes well-formed, distinct batch ids', () => {
-    const ids = new Set(Array.from({ length: 50 }, newBatchId));
-    expect(ids.size).toBe(50);
-    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 });

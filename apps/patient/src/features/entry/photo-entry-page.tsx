@@ -18,7 +18,7 @@ import { errorMessage } from '../../ui/error-message';
 import { Alert } from '../../ui/kit';
 import { readPhoto, savePhotoEntries, thresholdsQuery, unitsQuery } from './entry-api';
 import { EntryFields, entryValueText, localInputValue, valuesOf, warningText, type EntryDraft } from './entry-form';
-import { newBatchId } from './batch-id';
+import { newBatchId } from '../../lib/batch-id';
 import { UnitsGate } from './units-gate';
 import './entry.css';
 
