@@ -1,65 +1,21 @@
-import { DEVICE_MODELS, parseDeviceQr, type DeviceModel } from '@rpm/contracts';
+import { DEVICE_MODELS, parseDeviceQr, type BindMyDevice, type DeviceModel } from '@rpm/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type SyntheticEvent } from 'react';
+import { useCallback, useId, useRef, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../ui/error-message';
 import { Alert, TextField } from '../../ui/kit';
 import { bindDevice, DEVICES_KEY } from './devices-api';
 import { log } from './devices-runtime';
+import { QrPhotoPicker } from './qr-photo';
+import { QrScanner } from './qr-scanner';
 import './devices.css';
+import './qr.css';
 
-interface DetectorLike {
-  detect(source: HTMLVideoElement): Promise<{ rawValue: string }[]>;
-}
-type DetectorClass = new (options: { formats: string[] }) => DetectorLike;
-const barcodeDetector = () => (window as Window & { BarcodeDetector?: DetectorClass }).BarcodeDetector;
-
-/** Reads QR codes from the camera with the browser's BarcodeDetector; calls onText with the first one. */
-function QrScanner({ onText, onProblem }: { onText: (text: string) => void; onProblem: (message: string) => void }) {
-  const { t } = useTranslation('appDevices');
-  const video = useRef<HTMLVideoElement>(null);
-  useEffect(() => {
-    const Detector = barcodeDetector();
-    if (!Detector) {
-      onProblem(t('bind.scanUnsupported'));
-      return;
-    }
-    let stream: MediaStream | undefined;
-    let stopped = false;
-    const detector = new Detector({ formats: ['qr_code'] });
-    const scan = async () => {
-      if (stopped || !video.current) return;
-      const found = await detector.detect(video.current).catch(() => []);
-      if (found[0]) onText(found[0].rawValue);
-      else setTimeout(() => void scan(), 300);
-    };
-    navigator.mediaDevices
-      .getUserMedia({ video: { facingMode: 'environment' } })
-      .then(async (media) => {
-        stream = media;
-        if (stopped || !video.current) return;
-        video.current.srcObject = media;
-        await video.current.play();
-        void scan();
-      })
-      .catch(() => {
-        onProblem(t('bind.cameraDenied'));
-      });
-    return () => {
-      stopped = true;
-      for (const track of stream?.getTracks() ?? []) track.stop();
-    };
-  }, [onText, onProblem, t]);
-  return (
-    <div className="qr-scanner">
-      <p className="hint">{t('bind.scanning')}</p>
-      <video ref={video} muted playsInline aria-label={t('bind.scan')} />
-    </div>
-  );
-}
-
-/** Bind a watch by its serial number, typed or read from the QR code on its box. */
+/**
+ * Bind a watch by its serial number, typed or read from the QR code on its box (camera or photo).
+ * A code read fills the model and serial; the patient checks them and presses Bind.
+ */
 export function BindPage() {
   const { t } = useTranslation('appDevices');
   const navigate = useNavigate();
@@ -70,6 +26,8 @@ export function BindPage() {
   const [serialError, setSerialError] = useState<string | undefined>();
   const [scanning, setScanning] = useState(false);
   const [scanProblem, setScanProblem] = useState<string | null>(null);
+  const [scanned, setScanned] = useState<BindMyDevice | null>(null);
+  const submitButton = useRef<HTMLButtonElement>(null);
   const bind = useMutation({
     mutationFn: bindDevice,
     onSuccess: async (device) => {
@@ -87,16 +45,30 @@ export function BindPage() {
     setSerialError(undefined);
     bind.mutate({ model, serialNumber: serial.trim() });
   };
-  const onQr = (text: string) => {
+  const onQr = useCallback(
+    (text: string) => {
+      setScanning(false);
+      const read = parseDeviceQr(text);
+      if (read === null) {
+        setScanProblem(t('bind.badQr'));
+        return;
+      }
+      setScanProblem(null);
+      setSerialError(undefined);
+      setModel(read.model);
+      setSerial(read.serialNumber);
+      setScanned(read);
+      submitButton.current?.focus();
+    },
+    [t],
+  );
+  const onScanProblem = useCallback((message: string) => {
     setScanning(false);
-    const read = parseDeviceQr(text);
-    if (read === null) {
-      setScanProblem(t('bind.badQr'));
-      return;
-    }
-    setModel(read.model);
-    setSerial(read.serialNumber);
-    bind.mutate(read);
+    setScanProblem(message);
+  }, []);
+  const startReading = () => {
+    setScanProblem(null);
+    setScanned(null);
   };
 
   return (
@@ -105,23 +77,27 @@ export function BindPage() {
         {t('bind.back')}
       </Link>
       <h1>{t('bind.title')}</h1>
-      <section className="card">
+      <section className="card qr-card">
         {scanProblem ? <Alert>{scanProblem}</Alert> : null}
-        {scanning ? (
-          <>
-            <QrScanner onText={onQr} onProblem={(message) => { setScanning(false); setScanProblem(message); }} />
+        {scanning ? <QrScanner onText={onQr} onProblem={onScanProblem} /> : null}
+        <div className="actions">
+          {scanning ? (
             <button type="button" onClick={() => { setScanning(false); }}>
               {t('bind.stopScan')}
             </button>
-          </>
-        ) : (
-          <button type="button" onClick={() => { setScanProblem(null); setScanning(true); }}>
-            {t('bind.scan')}
-          </button>
-        )}
+          ) : (
+            <button type="button" onClick={() => { startReading(); setScanning(true); }}>
+              {t('bind.scan')}
+            </button>
+          )}
+          <QrPhotoPicker onText={onQr} onProblem={onScanProblem} onStart={() => { startReading(); setScanning(false); }} />
+        </div>
       </section>
       <form className="card" onSubmit={submit} noValidate>
         {bind.isError ? <Alert>{errorMessage(bind.error)}</Alert> : null}
+        {scanned?.model === model && scanned.serialNumber === serial ? (
+          <Alert tone="info">{t('bind.qrRead', { model: scanned.model, serial: scanned.serialNumber })}</Alert>
+        ) : null}
         <div className="field">
           <label htmlFor={modelId}>{t('bind.model')}</label>
           <select id={modelId} value={model} onChange={(event) => { setModel(event.target.value as DeviceModel); }}>
@@ -140,7 +116,7 @@ export function BindPage() {
           autoComplete="off"
           onChange={(event) => { setSerial(event.target.value); }}
         />
-        <button type="submit" className="primary" disabled={bind.isPending}>
+        <button ref={submitButton} type="submit" className="primary" disabled={bind.isPending}>
           {bind.isPending ? t('bind.binding') : t('bind.submit')}
         </button>
       </form>
