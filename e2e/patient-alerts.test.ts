@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleDriver, screenshot, startTestServer } from './support/console.js';
-import { DEMO_PASSWORD, DEMO_TENANT_CODE, launchBrowser, type RunningServer } from './support/harness.js';
+import { sessionCookie } from './support/api.js';
+import { ConsoleDriver } from './support/console.js';
+import type { RunningServer } from './support/harness.js';
+import { logInPatient, screenshot, usePhoneSuite } from './support/phone.js';
 
 /**
  * Alerts on the phone (spec §4), at 390×844 with touch: a high-risk reading brings the full-screen
@@ -13,14 +15,13 @@ import { DEMO_PASSWORD, DEMO_TENANT_CODE, launchBrowser, type RunningServer } fr
  * (Chromium's fake microphone) and the console's SOS case page plays it.
  */
 
-const PHONE = { width: 390, height: 844 };
 /** The tenant's confirmation window for this test (spec §9: adjustable, 15 s by default). */
 const CONFIRM_SECONDS = 10;
 
+// A fake microphone, granted without asking.
+const suite = usePhoneSuite({ browserArgs: ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] });
 let server: RunningServer;
-let browser: Browser;
 let driver: ConsoleDriver;
-let context: BrowserContext;
 let phone: Page;
 let adminCookie = '';
 let patient: { id: string; userId: string; followers: number };
@@ -81,16 +82,9 @@ const sosCases = async () =>
   Number((await query<{ total: string }>('SELECT count(*) AS total FROM sos_cases WHERE patient_id = $1', [patient.id]))[0]?.total ?? 'NaN');
 
 beforeAll(async () => {
-  server = await startTestServer();
-  // A fake microphone, granted without asking.
-  browser = await launchBrowser(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']);
-  driver = new ConsoleDriver(browser, server.baseUrl);
-  const login = await fetch(`${server.baseUrl}/auth/oauth-token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ tenant: DEMO_TENANT_CODE, username: 'admin@demo.example', password: DEMO_PASSWORD, grant_type: 'password' }),
-  });
-  adminCookie = (login.headers.getSetCookie().find((value) => value.startsWith('rpm_session=')) ?? '').split(';')[0] ?? '';
+  server = suite.server;
+  driver = new ConsoleDriver(suite.browser, server.baseUrl);
+  adminCookie = await sessionCookie(server.baseUrl, 'admin@demo.example');
   const [found] = await query<{ id: string; user_id: string }>(
     `SELECT p.id, p.user_id FROM patients p JOIN users u ON u.id = p.user_id WHERE u.email = 'patient@demo.example'`,
   );
@@ -111,31 +105,16 @@ beforeAll(async () => {
   await query(`UPDATE sos_cases SET status = 'CLOSED', closed_at = now(), close_reason = 'test' WHERE patient_id = $1 AND status <> 'CLOSED'`, [patient.id]);
   await callAsAdmin('PUT', '/account/alert-settings', { highRiskConfirmSeconds: CONFIRM_SECONDS, sosKpiMinutes: 5 });
 
-  context = await browser.newContext({
-    viewport: PHONE,
-    hasTouch: true,
-    isMobile: true,
-    baseURL: server.baseUrl,
-    locale: 'en-GB',
+  phone = await suite.keepPhone({
     permissions: ['geolocation', 'microphone'],
     geolocation: { latitude: 10.7769, longitude: 106.7009 },
   });
-  await context.grantPermissions(['geolocation', 'microphone'], { origin: server.baseUrl });
-  phone = await context.newPage();
-  await phone.goto('/app/');
-  await phone.waitForURL('**/app/login');
-  await phone.getByLabel('Tenant code').fill(DEMO_TENANT_CODE);
-  await phone.getByLabel('Email or phone number').fill('patient@demo.example');
-  await phone.getByLabel('Password').fill(DEMO_PASSWORD);
-  await phone.getByRole('button', { name: 'Log in', exact: true }).tap();
-  await phone.waitForURL(/\/app\/?$/);
+  await phone.context().grantPermissions(['geolocation', 'microphone'], { origin: server.baseUrl });
+  await logInPatient(phone);
 }, 120_000);
 
 afterAll(async () => {
   await driver.closeAll();
-  await context.close();
-  await browser.close();
-  await server.stop();
 });
 
 describe('high-risk confirmation', () => {

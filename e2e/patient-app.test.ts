@@ -1,7 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, DEMO_TENANT_CODE, launchBrowser, type RunningServer } from './support/harness.js';
-import { screenshot, startTestServer } from './support/console.js';
+import { describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD } from './support/harness.js';
+import { logInPatient, pageWidth, PHONE, screenshot, submitPatientLogin, usePhoneSuite } from './support/phone.js';
 
 /**
  * The patient app at /app/ on a phone (390×844, touch): tenant code, password login as the demo
@@ -9,50 +8,11 @@ import { screenshot, startTestServer } from './support/console.js';
  * installable parts: the manifest, the service worker and the shell opening offline.
  */
 
-const PHONE = { width: 390, height: 844 };
-
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await server.stop();
-});
-
-async function openPhone(): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: PHONE,
-    hasTouch: true,
-    isMobile: true,
-    baseURL: server.baseUrl,
-    locale: 'en-GB',
-  });
-  contexts.push(context);
-  return context.newPage();
-}
-
-async function logIn(page: Page, username: string): Promise<void> {
-  await page.goto('/app/');
-  await page.waitForURL('**/app/login');
-  await page.getByLabel('Tenant code').fill(DEMO_TENANT_CODE);
-  await page.getByLabel('Email or phone number').fill(username);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log in', exact: true }).tap();
-}
+const suite = usePhoneSuite();
 
 describe('patient app', () => {
   it('asks for the tenant code, then logs the demo patient in to the home page', async () => {
-    const page = await openPhone();
+    const page = await suite.openPhone();
     await page.goto('/app/');
     await page.waitForURL('**/app/login');
     await page.getByLabel('Email or phone number').fill('patient@demo.example');
@@ -60,8 +20,7 @@ describe('patient app', () => {
     await page.getByRole('button', { name: 'Log in', exact: true }).tap();
     await expect.poll(() => page.getByText('A tenant code must be entered').isVisible()).toBe(true);
 
-    await logIn(page, 'patient@demo.example');
-    await page.waitForURL(/\/app\/?$/);
+    await logInPatient(page);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toMatch(/^Hello, /);
     expect(await page.getByRole('button', { name: 'Refresh' }).isVisible()).toBe(true);
     // The patient's own status and latest values, read without knowing its patient id.
@@ -76,13 +35,13 @@ describe('patient app', () => {
         /ago|just now/,
       );
     // Nothing wider than the phone.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'patient-app-home');
   });
 
   it("refuses a staff account with the spec's permission message", async () => {
-    const page = await openPhone();
-    await logIn(page, 'doctor@demo.example');
+    const page = await suite.openPhone();
+    await submitPatientLogin(page, 'doctor@demo.example');
     await expect
       .poll(() => page.getByRole('alert').textContent())
       .toBe("You don't have permission to access");
@@ -90,7 +49,7 @@ describe('patient app', () => {
   });
 
   it("links to the app from the console's desktop-only notice", async () => {
-    const page = await openPhone();
+    const page = await suite.openPhone();
     await page.goto('/doctor');
     const link = page.getByRole('link', { name: 'Open the patient app' });
     await expect.poll(() => link.isVisible()).toBe(true);
@@ -100,7 +59,7 @@ describe('patient app', () => {
   });
 
   it('serves a valid manifest and opens the shell offline once its service worker runs', async () => {
-    const response = await fetch(`${server.baseUrl}/app/manifest.webmanifest`);
+    const response = await fetch(`${suite.server.baseUrl}/app/manifest.webmanifest`);
     expect(response.status).toBe(200);
     const manifest = (await response.json()) as {
       name: string;
@@ -111,7 +70,7 @@ describe('patient app', () => {
     expect(manifest.start_url).toBe('/app/');
     expect(manifest.icons.map((icon) => icon.sizes).sort()).toEqual(['192x192', '512x512']);
     for (const icon of manifest.icons) {
-      const image = await fetch(`${server.baseUrl}${icon.src}`);
+      const image = await fetch(`${suite.server.baseUrl}${icon.src}`);
       expect(image.headers.get('content-type')).toBe('image/png');
       const bytes = Buffer.from(await image.arrayBuffer());
       const size = Number(icon.sizes.split('x')[0]);
@@ -119,11 +78,11 @@ describe('patient app', () => {
       expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([size, size]);
     }
 
-    const page = await openPhone();
+    const page = await suite.openPhone();
     await page.goto('/app/');
     await page.waitForURL('**/app/login');
     // The index carries the same security policy as the console's, with a fresh nonce.
-    const index = await fetch(`${server.baseUrl}/app/`);
+    const index = await fetch(`${suite.server.baseUrl}/app/`);
     expect(index.headers.get('content-security-policy')).toMatch(
       /script-src 'self'; style-src 'self' 'nonce-/,
     );

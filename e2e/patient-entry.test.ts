@@ -1,8 +1,6 @@
-import pg from 'pg';
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, DEMO_TENANT_CODE, launchBrowser, type RunningServer } from './support/harness.js';
-import { screenshot, startTestServer } from './support/console.js';
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DEMO_PATIENT, logInPatient, pageWidth, PHONE, queryDatabase, screenshot, usePhoneSuite } from './support/phone.js';
 
 /**
  * The patient app's entry screens on a phone (390×844, touch): manual entry refused at a spec §5
@@ -11,65 +9,26 @@ import { screenshot, startTestServer } from './support/console.js';
  * the phone and sends nothing.
  */
 
-const PHONE = { width: 390, height: 844 };
+const suite = usePhoneSuite();
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await server.stop();
-});
-
+/** A fresh phone, with every request it makes recorded. */
 async function openPhone(): Promise<{ page: Page; requests: Request[] }> {
-  const context = await browser.newContext({
-    viewport: PHONE,
-    hasTouch: true,
-    isMobile: true,
-    baseURL: server.baseUrl,
-    locale: 'en-GB',
-  });
-  contexts.push(context);
-  const page = await context.newPage();
+  const page = await suite.openPhone();
   const requests: Request[] = [];
   page.on('request', (request) => requests.push(request));
   return { page, requests };
 }
 
-async function logIn(page: Page): Promise<void> {
-  await page.goto('/app/login');
-  await page.getByLabel('Tenant code').fill(DEMO_TENANT_CODE);
-  await page.getByLabel('Email or phone number').fill('patient@demo.example');
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log in', exact: true }).tap();
-  await page.waitForURL(/\/app\/?$/);
-}
-
 /** The demo patient's readings of a source, as stored. */
 async function storedReadings(source: string): Promise<{ measure: string; value: number }[]> {
-  const client = new pg.Client({ connectionString: server.databaseUrl });
-  await client.connect();
-  try {
-    const result = await client.query<{ measure: string; value: number | string }>(
-      `SELECT r.measure, r.value FROM readings r JOIN patients p ON p.id = r.patient_id
-         JOIN users u ON u.id = p.user_id
-        WHERE u.email = 'patient@demo.example' AND r.source = $1 ORDER BY r.measure`,
-      [source],
-    );
-    return result.rows.map((row) => ({ measure: row.measure, value: Number(row.value) }));
-  } finally {
-    await client.end();
-  }
+  const rows = await queryDatabase<{ measure: string; value: number | string }>(
+    suite.server,
+    `SELECT r.measure, r.value FROM readings r JOIN patients p ON p.id = r.patient_id
+       JOIN users u ON u.id = p.user_id
+      WHERE u.email = $1 AND r.source = $2 ORDER BY r.measure`,
+    [DEMO_PATIENT, source],
+  );
+  return rows.map((row) => ({ measure: row.measure, value: Number(row.value) }));
 }
 
 const pathOf = (request: Request) => new URL(request.url()).pathname;
@@ -77,7 +36,7 @@ const pathOf = (request: Request) => new URL(request.url()).pathname;
 describe('patient app entry', () => {
   it('refuses SpO2 at the §5 bound, warns over the threshold, and saves a value inside', async () => {
     const { page, requests } = await openPhone();
-    await logIn(page);
+    await logInPatient(page);
     await page.getByRole('link', { name: 'Add', exact: true }).tap();
     await page.waitForURL('**/app/entry');
     await expect.poll(() => page.getByRole('heading', { name: 'Add a reading' }).isVisible()).toBe(true);
@@ -100,13 +59,13 @@ describe('patient app entry', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'Saved' }).isVisible()).toBe(true);
     expect(await page.locator('.entry-saved-value').textContent()).toBe('SpO2: 97 %');
     expect(await storedReadings('MANUAL')).toEqual([{ measure: 'SPO2', value: 97 }]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'patient-entry-manual-saved');
   });
 
   it('reads a photo of a printed blood pressure reading, lets the values be checked, and saves them as photo OCR', async () => {
     const { page } = await openPhone();
-    await logIn(page);
+    await logInPatient(page);
     await page.goto('/app/entry/photo');
     await expect.poll(() => page.getByRole('heading', { name: 'Photo of a display' }).isVisible()).toBe(true);
     const input = page.getByLabel('Take or choose a photo');
@@ -191,7 +150,7 @@ describe('patient app entry', () => {
     ]);
 
     // Nothing left the phone: no health or collector call, no request carrying the values.
-    const sent = requests.filter((request) => new URL(request.url()).origin === server.baseUrl);
+    const sent = requests.filter((request) => new URL(request.url()).origin === suite.server.baseUrl);
     expect(sent.length).toBeGreaterThan(0);
     expect(sent.filter((request) => /^\/(health|collector)\b/.test(pathOf(request))).map(pathOf)).toEqual([]);
     const bodies = sent.map((request) => request.postData() ?? '').filter((body) => body !== '');

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, startTestServer } from './support/console.js';
-import { DEMO_PASSWORD, DEMO_TENANT_CODE, launchBrowser, type RunningServer } from './support/harness.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_PASSWORD, DEMO_TENANT_CODE } from './support/harness.js';
+import { DEMO_PATIENT, logInPatient, pageWidth, PHONE, screenshot, usePhoneSuite } from './support/phone.js';
 
 /**
  * The patient app's health pages on a phone (390×844, touch): the demo patient's readings, a
@@ -12,33 +12,19 @@ import { DEMO_PASSWORD, DEMO_TENANT_CODE, launchBrowser, type RunningServer } fr
  * screening shows the known index (25 dips in 2 hours of sleep: 12.5 an hour, mild).
  */
 
-const PHONE = { width: 390, height: 844 };
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-let server: RunningServer;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const suite = usePhoneSuite();
 
 beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
   await seedPatientData();
-});
-
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await server.stop();
 });
 
 async function callApi<T>(method: string, path: string, body: unknown, token = ''): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', 'content-type': 'application/json' };
   if (token !== '') headers.authorization = `Bearer ${token}`;
-  const response = await fetch(`${server.baseUrl}${path}`, { method, headers, body: JSON.stringify(body) });
+  const response = await fetch(`${suite.server.baseUrl}${path}`, { method, headers, body: JSON.stringify(body) });
   const envelope = (await response.json()) as { data: T; code?: string };
   if (!response.ok) throw new Error(`${method} ${path}: ${String(response.status)} ${envelope.code ?? ''}`);
   return envelope.data;
@@ -95,7 +81,7 @@ function night() {
 async function seedPatientData(): Promise<void> {
   const login = await callApi<{ accessToken: string }>('POST', '/auth/oauth-token', {
     tenant: DEMO_TENANT_CODE,
-    username: 'patient@demo.example',
+    username: DEMO_PATIENT,
     password: DEMO_PASSWORD,
     grant_type: 'password',
     app: 'patient',
@@ -127,29 +113,15 @@ async function seedPatientData(): Promise<void> {
   expect(answer.accepted).toBe(159);
 }
 
+/** A fresh phone with the demo patient logged in. */
 async function openPhone(): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: PHONE,
-    hasTouch: true,
-    isMobile: true,
-    baseURL: server.baseUrl,
-    locale: 'en-GB',
-  });
-  contexts.push(context);
-  const page = await context.newPage();
-  await page.goto('/app/');
-  await page.waitForURL('**/app/login');
-  await page.getByLabel('Tenant code').fill(DEMO_TENANT_CODE);
-  await page.getByLabel('Email or phone number').fill('patient@demo.example');
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log in', exact: true }).tap();
-  await page.waitForURL(/\/app\/?$/);
+  const page = await suite.openPhone();
+  await logInPatient(page);
   return page;
 }
 
 const statText = (page: Page, stat: string) => page.locator(`.stats [data-stat="${stat}"] dd`).textContent();
 const fact = (page: Page, name: string) => page.locator(`.facts [data-fact="${name}"] dd`).textContent();
-const fitsThePhone = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
 describe('patient app health pages', () => {
   it('shows the latest values with their level, and a measure’s week and month reports with min, max and average', async () => {
@@ -163,7 +135,7 @@ describe('patient app health pages', () => {
     expect(await page.locator('.readings li[data-measure="STEPS"]').getAttribute('data-level')).toBe('none');
     for (const name of ['Sleep', 'OSAHS screening', 'Sport', 'Weight', 'All health measures'])
       expect(await page.getByRole('link', { name, exact: true }).isVisible()).toBe(true);
-    expect(await fitsThePhone(page)).toBeLessThanOrEqual(PHONE.width);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'patient-health-dashboard');
 
     // The value links to its measure page, opening on this week; last week is one tap back.
@@ -185,7 +157,7 @@ describe('patient app health pages', () => {
     expect(await page.getByRole('heading', { level: 2 }).textContent()).toMatch(/–/);
     await page.getByText('2 values').tap();
     expect(await page.locator('.values tbody tr').count()).toBe(2);
-    expect(await fitsThePhone(page)).toBeLessThanOrEqual(PHONE.width);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'patient-health-week');
 
     // The month holding last week: daily rollups, the two days among them.
@@ -222,7 +194,7 @@ describe('patient app health pages', () => {
     expect(await fact(page, 're-sleep')).toBe('10 min');
     expect(await fact(page, 'awake')).toBe('Woke 1 time');
     expect(await page.locator('.stage-strip .stage').count()).toBe(5);
-    expect(await fitsThePhone(page)).toBeLessThanOrEqual(PHONE.width);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'patient-health-sleep');
 
     await page.getByRole('link', { name: 'OSAHS screening of this night' }).tap();
@@ -234,7 +206,7 @@ describe('patient app health pages', () => {
       true,
     );
     expect(await page.locator('.bands li[aria-current="true"]').textContent()).toBe('Mild5–15 per hour');
-    expect(await fitsThePhone(page)).toBeLessThanOrEqual(PHONE.width);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'patient-health-osahs');
 
     // The home's OSAHS link opens the latest night's screening.

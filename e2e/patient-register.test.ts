@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { screenshot, startTestServer } from './support/console.js';
-import { DEMO_TENANT_CODE, launchBrowser, type RunningServer } from './support/harness.js';
-import { startMailCatcher, waitForCode, type MailCatcher } from './support/mail.js';
+import { describe, expect, it } from 'vitest';
+import { DEMO_TENANT_CODE } from './support/harness.js';
+import { waitForCode } from './support/mail.js';
+import { pageWidth, PHONE, screenshot, usePhoneSuite } from './support/phone.js';
 
 /**
  * Registering in the patient app on a phone (390×844, touch) with the code emailed to the test
@@ -11,31 +10,11 @@ import { startMailCatcher, waitForCode, type MailCatcher } from './support/mail.
  * characters (spec §5: - _ , . ! @ # * %), which the server must accept for a patient.
  */
 
-const PHONE = { width: 390, height: 844 };
-
-let mail: MailCatcher;
-let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-
-beforeAll(async () => {
-  mail = await startMailCatcher();
-  server = await startTestServer({ SMTP_URL: mail.url });
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true, baseURL: server.baseUrl, locale: 'en-GB' });
-  page = await context.newPage();
-});
-
-afterAll(async () => {
-  await context.close();
-  await browser.close();
-  await server.stop();
-  await mail.stop();
-});
+const suite = usePhoneSuite({ withMail: true });
 
 describe('patient app registration', () => {
   it('registers with the emailed code, then logs in by a one-time code', async () => {
+    const page = await suite.openPhone();
     const email = `lan.${randomBytes(4).toString('hex')}@example.org`;
     await page.goto('/app/register');
     await page.getByLabel('Tenant code').fill(DEMO_TENANT_CODE);
@@ -48,12 +27,12 @@ describe('patient app registration', () => {
     await page.getByLabel('Purpose of use').selectOption('PERSONAL_MONITORING');
     await page.getByText('I accept the terms of use').tap();
     await page.getByText('I accept the privacy policy').tap();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'patient-register-form');
 
-    const since = mail.messages.length;
+    const since = suite.mail.messages.length;
     await page.getByRole('button', { name: 'Create account' }).tap();
-    const { code } = await waitForCode(mail, email, since);
+    const { code } = await waitForCode(suite.mail, email, since);
     await page.getByLabel('Code sent to your email').fill(code);
     await page.getByRole('button', { name: 'Verify' }).tap();
     await expect.poll(() => page.getByText('Your account is ready. You can log in now.').isVisible()).toBe(true);
@@ -64,9 +43,9 @@ describe('patient app registration', () => {
     if (await tenant.isVisible()) await tenant.fill(DEMO_TENANT_CODE);
     await page.getByRole('button', { name: 'One-time code' }).tap();
     await page.getByLabel('Email or phone number').fill(email);
-    const loginSince = mail.messages.length;
+    const loginSince = suite.mail.messages.length;
     await page.getByRole('button', { name: 'Send code' }).tap();
-    const login = await waitForCode(mail, email, loginSince);
+    const login = await waitForCode(suite.mail, email, loginSince);
     await expect.poll(() => page.getByText(`A code was sent to ${email}`).isVisible()).toBe(true);
     await page.getByLabel('6-digit code').fill(login.code);
     await screenshot(page, 'patient-register-otp-login');

@@ -1,7 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, DEMO_TENANT_CODE, launchBrowser, type RunningServer } from './support/harness.js';
-import { screenshot, startTestServer } from './support/console.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { logInPatient, PHONE, screenshot, usePhoneSuite } from './support/phone.js';
 
 /**
  * Sport and weight in the patient app on a phone (390×844, touch): a walk tracked with the page's
@@ -9,32 +8,13 @@ import { screenshot, startTestServer } from './support/console.js';
  * and found in the history; then a weight goal, a refused and an accepted weight, and the BMI.
  */
 
-const PHONE = { width: 390, height: 844 };
-
-let server: RunningServer;
-let browser: Browser;
-let context: BrowserContext;
+const suite = usePhoneSuite();
 let page: Page;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true, baseURL: server.baseUrl, locale: 'en-GB' });
-  page = await context.newPage();
+  page = await suite.keepPhone();
   await page.clock.install();
-  await page.goto('/app/');
-  await page.waitForURL('**/app/login');
-  await page.getByLabel('Tenant code').fill(DEMO_TENANT_CODE);
-  await page.getByLabel('Email or phone number').fill('patient@demo.example');
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log in', exact: true }).tap();
-  await page.waitForURL(/\/app\/?$/);
-});
-
-afterAll(async () => {
-  await context.close();
-  await browser.close();
-  await server.stop();
+  await logInPatient(page);
 });
 
 /** One step as the accelerometer sees it: the magnitude dips below gravity, then rises well above. */
