@@ -135,6 +135,15 @@ describe('at-risk alert on the phone', () => {
     ]);
     // At risk is a notice, not the high-risk confirmation.
     expect(await page.getByRole('alertdialog').count()).toBe(0);
+    // The notice leaves the SOS button uncovered and in reach.
+    const sos = page.getByRole('button', { name: 'SOS: call for help' });
+    const hitsSos = await sos.evaluate((button) => {
+      const box = button.getBoundingClientRect();
+      return button.contains(document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2));
+    });
+    expect(hitsSos).toBe(true);
+    // The home page shows the status the reading raised, without a reload.
+    await expect.poll(() => page.getByText('Status: At risk').isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     await screenshot(page, 'patient-at-risk-notice');
 

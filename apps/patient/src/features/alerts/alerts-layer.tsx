@@ -3,6 +3,7 @@ import type { LiveEvent, WaitingAlert } from '@rpm/contracts';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 import { ALERT_KEYS, waitingAlertQuery } from './alerts-api';
 import { HighRiskDialog } from './high-risk-dialog';
 import { useLiveEvents } from './live';
@@ -33,6 +34,8 @@ export function AlertsLayer() {
     (event: LiveEvent) => {
       if (!event.type.startsWith('alert.') && !event.type.startsWith('sos.')) return;
       void queryClient.invalidateQueries({ queryKey: ALERT_KEYS.notifications });
+      // The home and health pages show the status and values that raised it.
+      void queryClient.invalidateQueries({ queryKey: [SESSION_QUERY_ROOT, 'health'] });
       const level = event.payload.level;
       if (event.type === 'alert.raised' && level === 'HIGH_RISK') void waiting.refetch();
       if (event.type === 'alert.updated') void waiting.refetch();

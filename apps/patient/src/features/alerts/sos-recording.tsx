@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../ui/error-message';
 import { uploadRecording } from './alerts-api';
 import { useRecorder } from './recorder';
+import { newBatchId } from '../../lib/batch-id';
 
 /**
  * The optional voice message after an SOS (spec §2 SOS recording): up to a minute with the
@@ -14,7 +15,7 @@ import { useRecorder } from './recorder';
 export function SosRecording({ sosCaseId }: { sosCaseId: string }) {
   const { t } = useTranslation('appAlerts');
   const recorder = useRecorder(SOS_RECORDING_MAX_SECONDS);
-  const [uploadId] = useState(() => crypto.randomUUID());
+  const [uploadId] = useState(() => newBatchId());
   const upload = useMutation({ mutationFn: uploadRecording });
   const { state } = recorder;
   useEffect(() => {

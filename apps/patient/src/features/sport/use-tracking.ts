@@ -15,6 +15,7 @@ import {
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createStepDetector, type StepDetector } from './step-detector';
 import { applyAction, elapsedMs, IDLE, type TrackerAction, type TrackerState } from './tracker';
+import { newBatchId } from '../../lib/batch-id';
 
 /** GPS fixes less accurate than this (metres) are skipped: they would add distance by drifting. */
 const MAX_GPS_ACCURACY_M = 30;
@@ -86,7 +87,7 @@ export function useTracking(sport: SportType, body: { heightCm: number | null; w
   const [now, setNow] = useState(() => Date.now());
   const [steps, setSteps] = useState(0);
   const [gps, setGps] = useState({ meters: 0, hasFix: false });
-  const [clientId] = useState(() => crypto.randomUUID());
+  const [clientId] = useState(() => newBatchId());
   const detector = useRef<StepDetector>(createStepDetector());
   const lastPoint = useRef<GeoPoint | null>(null);
   const isRunning = state.status === 'running';
