@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
+import type { Page } from 'playwright-core';
 import QRCode from 'qrcode';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD, DEMO_TENANT_CODE, launchBrowser, type RunningServer } from './support/harness.js';
-import { screenshot, startTestServer } from './support/console.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_TENANT_CODE } from './support/harness.js';
+import { DEMO_PATIENT, logInPatient, PHONE, pageWidth, queryDatabase, screenshot, usePhoneSuite } from './support/phone.js';
 
 /**
  * Binding a watch from its QR code in a browser without BarcodeDetector (removed from the page to
@@ -15,25 +15,9 @@ import { screenshot, startTestServer } from './support/console.js';
  * serial; nothing is bound until the patient presses Bind. Unusable photos get their messages.
  */
 
-const PHONE = { width: 390, height: 844 };
 const VIDEO = { width: 640, height: 480 };
-
-let server: RunningServer;
-let browser: Browser;
-let tenantId: string;
-let patientId: string;
 const workDir = mkdtempSync(path.join(tmpdir(), 'rpm-qr-'));
-const contexts: BrowserContext[] = [];
-
-async function query<T extends pg.QueryResultRow>(sql: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: server.databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
+const CAMERA_SERIAL = 'E2E-GT5-700102';
 
 /**
  * A one-frame YUV4MPEG2 video of the QR code for text, dark on light in the middle of the frame;
@@ -61,31 +45,28 @@ function qrVideo(text: string): string {
   return file;
 }
 
-const CAMERA_SERIAL = 'E2E-GT5-700102';
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser([
+// The fake camera plays a video of the camera test's watch code, granted without asking.
+const suite = usePhoneSuite({
+  browserArgs: [
     '--use-fake-device-for-media-stream',
     '--use-fake-ui-for-media-stream',
     `--use-file-for-fake-video-capture=${qrVideo(`GT5:${CAMERA_SERIAL}`)}`,
-  ]);
+  ],
+});
+const query = <T extends pg.QueryResultRow>(sql: string, values: unknown[] = []) =>
+  queryDatabase<T>(suite.server, sql, values);
+let tenantId: string;
+let patientId: string;
+
+beforeAll(async () => {
   const [tenant] = await query<{ id: string }>(`SELECT id FROM tenants WHERE code = $1`, [DEMO_TENANT_CODE]);
-  const [patient] = await query<{ id: string }>(
-    `SELECT p.id FROM patients p JOIN users u ON u.id = p.user_id WHERE u.email = 'patient@demo.example'`,
-  );
+  const [patient] = await query<{ id: string }>(`SELECT p.id FROM patients p JOIN users u ON u.id = p.user_id WHERE u.email = $1`, [DEMO_PATIENT]);
   if (!tenant || !patient) throw new Error('demo tenant or patient missing');
   tenantId = tenant.id;
   patientId = patient.id;
 });
 
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await server.stop();
+afterAll(() => {
   rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -102,20 +83,11 @@ const boundTo = async (serial: string) =>
 
 /** Logs the demo patient in on a phone whose browser has no BarcodeDetector and opens the bind screen. */
 async function openBindScreen(): Promise<Page> {
-  const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true, baseURL: server.baseUrl, locale: 'en-GB' });
-  contexts.push(context);
-  await context.grantPermissions(['camera'], { origin: server.baseUrl });
-  await context.addInitScript(() => {
+  const page = await suite.openPhone({ permissions: ['camera'] });
+  await page.context().addInitScript(() => {
     delete (window as Window & { BarcodeDetector?: unknown }).BarcodeDetector;
   });
-  const page = await context.newPage();
-  await page.goto('/app/');
-  await page.waitForURL('**/app/login');
-  await page.getByLabel('Tenant code').fill(DEMO_TENANT_CODE);
-  await page.getByLabel('Email or phone number').fill('patient@demo.example');
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Log in', exact: true }).tap();
-  await page.waitForURL(/\/app\/?$/);
+  await logInPatient(page);
   await page.getByRole('link', { name: 'Devices' }).first().tap();
   await page.waitForURL('**/app/devices');
   await page.getByRole('link', { name: 'Bind a watch' }).tap();
@@ -158,7 +130,7 @@ describe('patient app: binding a watch from its QR code without BarcodeDetector'
     expect(await page.getByRole('status').filter({ hasText: `Read from the QR code: GT5 ${serial}. Check them, then press Bind.` }).isVisible()).toBe(true);
     await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Bind');
     expect(await boundTo(serial)).toBeNull();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
     for (const name of ['Scan the QR code', 'Pick a photo of the QR code', 'Bind']) {
       const box = await page.getByRole('button', { name, exact: true }).boundingBox();
       expect(box?.height).toBeGreaterThanOrEqual(44);
