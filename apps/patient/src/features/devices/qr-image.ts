@@ -48,8 +48,8 @@ export class NotAPictureError extends Error {}
 export async function readQrFromFile(file: Blob): Promise<string | null> {
   let bitmap: ImageBitmap;
   try {
-    // Phone photos carry their rotation in EXIF: draw them the way they look.
-    bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
+    // A QR code reads in any rotation, so the photo's EXIF orientation does not matter.
+    bitmap = await createImageBitmap(file);
   } catch {
     throw new NotAPictureError('not a picture');
   }
