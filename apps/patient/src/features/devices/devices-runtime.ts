@@ -210,7 +210,8 @@ export function publishStrap(strap: DevicesSnapshot['strap']): void {
  */
 export function startDevices(accountId: string): Promise<void> {
   if (started?.owner === accountId) return started.ready;
-  stopDevices();
+  // Another account's loop (never the first start: a watch added while the profile loads stays).
+  if (started !== undefined) stopDevices();
   setDeviceOwner(accountId);
   const ready = (async () => {
     const stored = await readMeta<StoredVirtual>('virtualWatch');
