@@ -9,6 +9,7 @@ import { ok } from '../../http/envelope.js';
 import { createLocalFileStorage } from '../../lib/file-storage.js';
 import { registerTenantAdminRoutes } from './admin-routes.js';
 import { openPublicLogo } from './branding.js';
+import { registerTenantManifestRoute } from './manifest.js';
 import { findPublicTenantByCode, findPublicTenantByHost, readPublicSettings } from './service.js';
 
 export const manageTenantRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -70,6 +71,7 @@ export const manageTenantRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  registerTenantManifestRoute(app, storage);
   registerTenantAdminRoutes(app, storage);
 };
 
