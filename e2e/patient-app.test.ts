@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_PASSWORD } from './support/harness.js';
+import { DEMO_PASSWORD, DEMO_TENANT_CODE } from './support/harness.js';
 import { logInPatient, pageWidth, PHONE, screenshot, submitPatientLogin, usePhoneSuite } from './support/phone.js';
 
 /**
  * The patient app at /app/ on a phone (390×844, touch): tenant code, password login as the demo
  * patient to the home page, a staff account refused with the spec's permission message, and the
- * installable parts: the manifest, the service worker and the shell opening offline.
+ * installable parts: the manifest (the tenant's once its code is entered), the service worker and
+ * the shell opening offline.
  */
 
 const suite = usePhoneSuite();
@@ -81,6 +82,15 @@ describe('patient app', () => {
     const page = await suite.openPhone();
     await page.goto('/app/');
     await page.waitForURL('**/app/login');
+    // With no tenant yet the app's own manifest; once the code names a tenant, the tenant's.
+    const manifestLink = () => page.evaluate(() => document.querySelector('link[rel="manifest"]')?.getAttribute('href'));
+    expect(await manifestLink()).toBe('/app/manifest.webmanifest');
+    await page.getByLabel('Tenant code').fill(DEMO_TENANT_CODE);
+    const tenantManifest = `/manage/tenant/by-code/${DEMO_TENANT_CODE}/manifest.webmanifest`;
+    await expect.poll(manifestLink).toBe(tenantManifest);
+    const branded = (await (await fetch(`${suite.server.baseUrl}${tenantManifest}`)).json()) as { name: string; theme_color: string; start_url: string };
+    expect(branded).toMatchObject({ name: 'Demo Health', start_url: '/app/' });
+    expect(await page.evaluate(() => document.querySelector('meta[name="theme-color"]')?.getAttribute('content'))).toBe(branded.theme_color);
     // The index carries the same security policy as the console's, with a fresh nonce.
     const index = await fetch(`${suite.server.baseUrl}/app/`);
     expect(index.headers.get('content-security-policy')).toMatch(

@@ -1,7 +1,10 @@
 import type { RouteObject } from 'react-router';
+import { rememberedTenant } from '../../api/session-store';
 import { ForgotPasswordPage } from './forgot-password-page';
 import { LoginPage } from './login-page';
 import { RegisterPage } from './register-page';
+import { normaliseTenantCode } from './rules';
+import { applyTenantManifest } from './tenant-manifest';
 
 /** The signed-out screens (spec §2 patient app: login, register, OTP, forgot password, tenant code). */
 export const authRoutes: RouteObject[] = [
@@ -9,3 +12,7 @@ export const authRoutes: RouteObject[] = [
   { path: 'register', element: <RegisterPage /> },
   { path: 'forgot-password', element: <ForgotPasswordPage /> },
 ];
+
+// At start-up (signed in or not) the tenant of the last login brands the installable app.
+const lastTenant = normaliseTenantCode(rememberedTenant());
+if (lastTenant !== undefined) void applyTenantManifest(lastTenant);
