@@ -60,7 +60,7 @@ describe('GET /manage/tenant/by-code/:code/manifest.webmanifest', () => {
       scope: '/app/',
       display: 'standalone',
       theme_color: '#AA3300',
-      icons: [{ src: logoUrl, sizes: '48x32', type: 'image/png', purpose: 'any' }],
+      icons: [{ src: logoUrl, sizes: '48x32', type: 'image/png', purpose: 'any' }, ...DEFAULT_APP_ICONS],
     });
     expect((await app.inject(logoUrl)).rawPayload.equals(WIDE_PNG)).toBe(true);
 

@@ -29,7 +29,7 @@ export interface TenantManifest {
   icons: ManifestIcon[];
 }
 
-/** The app's own icons (apps/patient/public/manifest.webmanifest), for tenants without a logo. */
+/** The app's own icons (apps/patient/public/manifest.webmanifest), listed after a tenant's logo. */
 export const DEFAULT_APP_ICONS: readonly ManifestIcon[] = [
   { src: '/app/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
   { src: '/app/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any maskable' },
@@ -86,7 +86,9 @@ export function tenantManifest(tenant: Pick<TenantRow, 'name'>, color: string, l
     display: 'standalone',
     background_color: '#ffffff',
     theme_color: color,
-    icons: logo ? [logo] : [...DEFAULT_APP_ICONS],
+    // The logo first; the app's own 192 and 512 px icons always follow, so a small logo never
+    // leaves the browser without an icon large enough to offer installation.
+    icons: logo ? [logo, ...DEFAULT_APP_ICONS] : [...DEFAULT_APP_ICONS],
   };
 }
 
