@@ -14,8 +14,8 @@ import {
 import type { z } from 'zod';
 import type { TenantTransaction } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
-import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
+import { readPatient } from './fetch-service.js';
 import { listSport } from './fetch-store.js';
 import { withVitalsPatient, type VitalsEnvironment, type VitalsPatient } from './patient-access.js';
 import {
@@ -34,28 +34,14 @@ function assertPatientSession(environment: VitalsEnvironment): void {
   if (environment.auth.role !== 'PATIENT') throw new AppError('health.noPatientProfile');
 }
 
-/** A read of the caller's own data, with its audit row (PHI read). */
+/** A read of the caller's own data, with its audit row (PHI read): fetch-service's read, patient sessions only. */
 function readOwn<T>(
   environment: VitalsEnvironment,
   what: string,
   work: (tx: TenantTransaction, patient: VitalsPatient) => Promise<T>,
 ): Promise<T> {
   assertPatientSession(environment);
-  return withVitalsPatient(
-    environment,
-    { patientId: undefined, permission: 'health.view', lock: false, write: false },
-    async (tx, patient) => {
-      const result = await work(tx, patient);
-      await recordPatientReads(tx, patient.tenantId, environment.audit, {
-        action: 'HEALTH_DATA_VIEWED',
-        patientIds: [patient.id],
-        subjectUserId: patient.userId,
-        targetId: patient.id,
-        details: { what },
-      });
-      return result;
-    },
-  );
+  return readPatient(environment, undefined, what, work);
 }
 
 /** A change to the caller's own data (the account must still be active). */
