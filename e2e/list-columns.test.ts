@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ConsoleDriver, screenshot, startTestServer } from './support/console.js';
-import { launchBrowser, type RunningServer } from './support/harness.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { screenshot } from './support/console.js';
+import { poll, useConsoleSuite } from './support/suite.js';
 
 /**
  * The list pages' tables come from one column list: a sortable column's header is a button that
@@ -11,28 +11,7 @@ import { launchBrowser, type RunningServer } from './support/harness.js';
  * server; changing the order starts again at the first page.
  */
 
-function poll<T>(read: () => T | Promise<T>) {
-  return expect.poll(read, { timeout: 15_000 });
-}
-
-let server: RunningServer;
-let browser: Browser;
-let driver: ConsoleDriver;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  driver = new ConsoleDriver(browser, server.baseUrl);
-});
-
-afterEach(async () => {
-  await driver.closeAll();
-});
-
-afterAll(async () => {
-  await browser.close();
-  await server.stop();
-});
+const suite = useConsoleSuite();
 
 const table = (page: Page) => page.getByTestId('devices-table');
 const header = (page: Page, name: string) => table(page).locator('thead th', { hasText: name });
@@ -40,8 +19,8 @@ const serials = (page: Page) => table(page).locator('tbody tr td:first-child').a
 
 describe('list columns', () => {
   it('sorts the device list from the keyboard by a column header, both ways, back on page 1, and exports it', async () => {
-    const page = await driver.openPage();
-    await driver.signIn(page, 'admin@demo.example');
+    const page = await suite.driver.openPage();
+    await suite.driver.signIn(page, 'admin@demo.example');
     await page.waitForURL('**/admin');
     await page.getByRole('navigation').getByRole('link', { name: 'Devices' }).click();
     await page.waitForURL('**/admin/devices');
