@@ -111,6 +111,24 @@ describe('console loading', () => {
     expect(await page.getByRole('heading', { name: 'This page could not be loaded' }).count()).toBe(0);
   });
 
+  it('signs in and opens a page without any Content-Security-Policy violation (zod is set up before its first schema)', async () => {
+    const page = await driver.openPage();
+    await page.addInitScript(() => {
+      const violations: string[] = [];
+      Object.assign(globalThis, { cspViolations: violations });
+      document.addEventListener('securitypolicyviolation', (event) => {
+        violations.push(`${event.violatedDirective} ${event.blockedURI}`);
+      });
+    });
+    const violations = () =>
+      page.evaluate(() => (globalThis as unknown as { cspViolations: string[] }).cspViolations);
+    await driver.signIn(page, 'main-admin@demo.example');
+    await page.waitForURL('**/smadmin');
+    await page.getByRole('navigation').getByRole('link', { name: 'Devices' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Devices', level: 1 }).isVisible()).toBe(true);
+    expect(await violations()).toEqual([]);
+  });
+
   it('a public page whose code does not arrive says so in Vietnamese on a whole page', async () => {
     const page = await driver.openPage();
     await page.addInitScript(() => {

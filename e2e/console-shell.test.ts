@@ -285,6 +285,39 @@ describe('console shell', () => {
     await page.waitForURL('**/login');
   });
 
+  it('keeps "You have signed out." when calls of the ended session come back 401 afterwards', async () => {
+    const page = await openPage();
+    await signIn(page, 'doctor@demo.example');
+    await page.waitForURL('**/doctor');
+    // Opened by its address, the doctor's home asks for its worklist: hold that call until the
+    // session has been signed out, then answer it as the server does for an ended session.
+    let release: () => void = () => undefined;
+    const signedOut = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/account\/patients\?/, async (route) => {
+      await signedOut;
+      await route.fulfill({
+        status: 401,
+        contentType: 'application/json',
+        body: JSON.stringify({ resultCode: 401, code: 'auth.unauthorized', message: 'Please login to continue' }),
+      });
+    });
+    const worklistAsked = page.waitForRequest((request) => request.url().includes('/account/patients?'));
+    await page.goto('/doctor');
+    await worklistAsked;
+    const loggedOut = page.waitForResponse((response) => response.url().endsWith('/auth/logout'));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await loggedOut;
+    release();
+    await page.waitForURL('**/login');
+    await expect.poll(() => page.getByText('You have signed out.').isVisible()).toBe(true);
+    // The held answer has arrived by now and changed nothing.
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+    expect(await page.getByText('Please login to continue').count()).toBe(0);
+    expect(await page.getByText('You have signed out.').isVisible()).toBe(true);
+  });
+
   it('names the failed startup step with the network message and a Retry that recovers', async () => {
     const page = await openPage();
     await page.route('**/auth/check-token', (route) => route.abort('connectionrefused'));

@@ -188,7 +188,9 @@ describe('SOS call list and patient in SOS', () => {
     // A patient the doctor sees, read with the doctor's own session.
     const visible = await page.evaluate(async () => {
       const response = await fetch('/account/patients?status=NORMAL&sortField=code&sortType=desc&size=5');
-      return ((await response.json()) as { data: { items: { id: string; fullName: string }[] } }).data.items;
+      return ((await response.json()) as { data: { items: { id: string; fullName: string; accountKind: string }[] } }).data.items
+        // A sub-user raises no SOS (spec §6).
+        .filter((item) => item.accountKind !== 'SUB_USER');
     });
     const patient = visible[0];
     if (patient === undefined) throw new Error('the doctor sees no patient');

@@ -72,9 +72,15 @@ async function openDevices(page: Page): Promise<void> {
   await page.getByRole('link', { name: 'Devices' }).first().tap();
   await page.waitForURL('**/app/devices');
   await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Devices' }).isVisible()).toBe(true);
+  // The list of watches arrives after the heading and pushes the buttons below it down: a tap
+  // before then can land on a watch instead.
+  const myWatches = page.getByRole('region', { name: 'My watches' });
+  await expect.poll(() => myWatches.getByText('Loading').count()).toBe(0);
 }
 
+/** Puts a watch in stock (or bound to `boundTo`), afresh on a retry of the test. */
 async function stockWatch(model: string, serial: string, boundTo: string | null = null): Promise<void> {
+  await query(`DELETE FROM devices WHERE serial_number = $1`, [serial]);
   await query(
     `INSERT INTO devices (tenant_id, id, model, serial_number, mac_address, patient_id, firmware_version)
      VALUES ($1, gen_random_uuid(), $2, $3, $4, $5, '1.0.3')`,

@@ -12,6 +12,7 @@ import {
   firstLoadFiles,
   formatTable,
   type Manifest,
+  NOT_PAGES,
   overBudget,
   PUBLIC_PAGE_PARTS,
   PUBLIC_PAGES,
@@ -212,14 +213,27 @@ describe.runIf(manifest !== null || isFullTestRun)(
       expect(overBudget(screens, BUDGETS)).toEqual([]);
     });
 
-    it('fetches the toast container alongside the first screen, not before it', () => {
-      const container = built()['src/toast-container.ts'];
-      expect(container?.isDynamicEntry).toBe(true);
+    it('fetches the toast container and the SOS popup alongside the first screen, not before it', () => {
       const screens = weighScreens(built(), createGzipSizer());
-      for (const name of ['/login', '/doctor']) {
-        const screen = screens.find((candidate) => candidate.screen === name);
-        expect(screen?.files, name).not.toContain(container?.file);
+      for (const module of NOT_PAGES) {
+        const chunk = built()[module];
+        expect(chunk?.isDynamicEntry, module).toBe(true);
+        for (const name of ['/login', '/doctor']) {
+          const screen = screens.find((candidate) => candidate.screen === name);
+          expect(screen?.files, `${name} ${module}`).not.toContain(chunk?.file);
+        }
       }
+    });
+
+    it('loads no zod before the login page is drawn', () => {
+      const login = weighScreens(built(), createGzipSizer()).find((screen) => screen.screen === '/login');
+      const code = (login?.files ?? [])
+        .filter((file) => file.endsWith('.js'))
+        .map((file) => readFileSync(path.join(CONSOLE_DIST, file), 'utf8'))
+        .join('\n');
+      // zod's error class and its JSON Schema converter name themselves in the built code.
+      expect(code).not.toContain('ZodError');
+      expect(code).not.toContain('jitless');
     });
 
     it("loads Mantine's styles per component, with the screens that show the component", () => {

@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -40,6 +41,13 @@ function mantineStylesPerComponent(): Plugin {
 
 export default defineConfig({
   plugins: [react(), mantineStylesPerComponent()],
+  resolve: {
+    alias: [
+      // Every `import … from 'zod'` (the console's and @rpm/contracts') gets zod configured for the
+      // Content-Security-Policy first (src/zod-jitless.ts); `zod/…` subpaths are zod's own.
+      { find: /^zod$/, replacement: fileURLToPath(new URL('src/zod-jitless.ts', import.meta.url)) },
+    ],
+  },
   html: {
     // index.html carries this placeholder (a meta tag and nonce attributes); the server replaces it
     // with a fresh nonce in every copy it sends (CSP_NONCE_PLACEHOLDER in apps/server/src/http/security-headers.ts).

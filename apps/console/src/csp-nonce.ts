@@ -1,5 +1,4 @@
 import { setNonce } from 'get-nonce';
-import { config as configureZod } from 'zod';
 
 /**
  * The nonce the server wrote into this copy of index.html (the build puts
@@ -20,6 +19,4 @@ export function cspNonce(): string {
 const nonce = cspNonce();
 // react-remove-scroll (Mantine's dialogs and drawers) adds its style element with this nonce.
 if (nonce !== '') setNonce(nonce);
-// Zod compiles object parsers with Function() unless told not to (decided as each schema is built);
-// script-src has no 'unsafe-eval'.
-configureZod({ jitless: true });
+// Zod is configured for the policy where it is loaded (zod-config.ts, through zod-jitless.ts).

@@ -25,7 +25,7 @@ function flatten(catalogue: Catalogue, prefix = ''): Map<string, unknown> {
   return entries;
 }
 
-const namespaces = ['common', 'errors'] as const;
+const namespaces = ['common', 'errors', 'account', 'legal', 'roles'] as const;
 
 describe('console catalogues', () => {
   for (const namespace of namespaces) {
@@ -62,30 +62,42 @@ describe('console catalogues', () => {
 
   it('labels every audit action, permission, permission group, purpose and account tab', () => {
     for (const language of SUPPORTED_LANGUAGES) {
-      const common = flatten(resources[language].common);
+      const keys = new Set(
+        (['common', 'account', 'roles'] as const).flatMap((namespace) =>
+          [...flatten(resources[language][namespace]).keys()].map((key) => `${namespace}:${key}`),
+        ),
+      );
       const wanted = [
-        ...AUDIT_ACTIONS.map((code) => `audit.${code}`),
-        ...PERMISSIONS.map((permission) => `permissions.${permission}`),
-        ...Object.keys(PERMISSION_GROUPS).map((group) => `permissionGroups.${group}`),
-        ...REGISTRATION_PURPOSES.map((purpose) => `register.purposes.${purpose}`),
-        ...ACCOUNT_TABS.map((tab) => `account.tabs.${tab}`),
+        ...AUDIT_ACTIONS.map((code) => `account:audit.${code}`),
+        ...PERMISSIONS.map((permission) => `roles:permissions.${permission}`),
+        ...Object.keys(PERMISSION_GROUPS).map((group) => `roles:permissionGroups.${group}`),
+        ...REGISTRATION_PURPOSES.map((purpose) => `common:register.purposes.${purpose}`),
+        ...ACCOUNT_TABS.map((tab) => `common:account.tabs.${tab}`),
       ];
       expect(
-        wanted.filter((key) => !common.has(key)),
+        wanted.filter((key) => !keys.has(key)),
         language,
       ).toEqual([]);
     }
   });
 
   it('is really translated: Vietnamese differs from English outside names, with diacritics', () => {
-    const en = flatten(resources.en.common);
-    const vi = flatten(resources.vi.common);
     // Strings meant to read the same in both languages; a new one is added here on purpose.
-    const identicalOnPurpose = new Set(['app.documentTitle', 'app.name', 'language.en', 'language.vi']);
-    const untranslated = [...vi]
-      .filter(([key, value]) => value !== '' && en.get(key) === value && !identicalOnPurpose.has(key))
-      .map(([key]) => key);
+    const identicalOnPurpose = new Set([
+      'common:app.documentTitle',
+      'common:app.name',
+      'common:language.en',
+      'common:language.vi',
+    ]);
+    const untranslated = (['common', 'account', 'legal', 'roles'] as const).flatMap((namespace) => {
+      const en = flatten(resources.en[namespace]);
+      return [...flatten(resources.vi[namespace])]
+        .filter(([key, value]) => value !== '' && en.get(key) === value)
+        .map(([key]) => `${namespace}:${key}`)
+        .filter((key) => !identicalOnPurpose.has(key));
+    });
     expect(untranslated).toEqual([]);
+    const vi = flatten(resources.vi.common);
     expect(vi.get('notFound.title')).toBe('Không tìm thấy trang');
   });
 });

@@ -1,10 +1,13 @@
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
 import { alertsRoutes } from './features/alerts/routes';
 import { authRoutes } from './features/auth/routes';
+import { contactsRoutes } from './features/contacts/routes';
 import { deviceRoutes } from './features/devices/routes';
+import { doctorsRoutes } from './features/doctors/routes';
 import { entryRoutes } from './features/entry/routes';
 import { healthRoutes } from './features/health/routes';
 import { homeRoutes } from './features/home/routes';
+import { profilesRoutes } from './features/profiles/routes';
 import { RequireSession } from './features/session/require-session';
 import { SessionEndListener } from './features/session/session-end-listener';
 import { AppShell } from './features/shell/app-shell';
@@ -17,7 +20,17 @@ import { visitorRoutes } from './features/visitor/routes';
  * file to the list it belongs in.
  */
 const signedOut: RouteObject[] = [...authRoutes, ...visitorRoutes];
-const signedIn: RouteObject[] = [...homeRoutes, ...healthRoutes, ...sportRoutes, ...entryRoutes, ...deviceRoutes, ...alertsRoutes];
+const signedIn: RouteObject[] = [
+  ...homeRoutes,
+  ...healthRoutes,
+  ...sportRoutes,
+  ...entryRoutes,
+  ...deviceRoutes,
+  ...alertsRoutes,
+  ...contactsRoutes,
+  ...profilesRoutes,
+  ...doctorsRoutes,
+];
 
 export function createAppRouter() {
   return createBrowserRouter(

@@ -47,6 +47,9 @@ import { vitalsOcrRoutes } from './modules/vitals/ocr-routes.js';
 import { sosRecordingRoutes } from './modules/alerts/recording-routes.js';
 import { deviceMeRoutes } from './modules/devices/me-routes.js';
 import { sportMeRoutes } from './modules/vitals/sport-routes.js';
+import { followerMeRoutes } from './modules/followers/me-routes.js';
+import { subUserAccountRoutes, subUserMeRoutes } from './modules/followers/sub-user-routes.js';
+import { doctorMeRoutes } from './modules/doctors/me-routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -77,9 +80,21 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     deviceAccountRoutes,
     importAccountRoutes,
     alertAccountRoutes,
+    subUserAccountRoutes,
   ],
   '/manage': [manageTenantRoutes, manageAccountRoutes, orgManageRoutes, staffManageRoutes, trialRequestManageRoutes],
-  '/health': [deviceHealthRoutes, vitalsHealthRoutes, alertHealthRoutes, vitalsMeRoutes, sosRecordingRoutes, deviceMeRoutes, sportMeRoutes],
+  '/health': [
+    deviceHealthRoutes,
+    vitalsHealthRoutes,
+    alertHealthRoutes,
+    vitalsMeRoutes,
+    sosRecordingRoutes,
+    deviceMeRoutes,
+    sportMeRoutes,
+    followerMeRoutes,
+    subUserMeRoutes,
+    doctorMeRoutes,
+  ],
   '/notification': [],
   '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes],
 };

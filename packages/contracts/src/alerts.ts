@@ -91,12 +91,16 @@ export const TICKET_KPI: Record<
   SUPPORT: { minutes: 48 * 60, failure: 'RESULT_RETURN_OVERDUE' },
 };
 
-// Followers (emergency and caring contacts) ------------------------------------------------------
+// Followers (emergency, caring and coach contacts) ------------------------------------------------
 
-export const CONTACT_TYPES = ['EMERGENCY', 'CARING'] as const;
+/** Spec §3 contact types of a follower (family doctor and specialists are the care team). */
+export const CONTACT_TYPES = ['EMERGENCY', 'CARING', 'COACH'] as const;
 export type ContactType = (typeof CONTACT_TYPES)[number];
-/** Spec §9: 5 emergency and 5 caring contacts per patient. */
-export const CONTACT_LIMITS: Record<ContactType, number> = { EMERGENCY: 5, CARING: 5 };
+/**
+ * Spec §9: 5 emergency and 5 caring contacts per patient. The spec gives no limit for coaches;
+ * the same 5 is used (docs/decisions.md).
+ */
+export const CONTACT_LIMITS: Record<ContactType, number> = { EMERGENCY: 5, CARING: 5, COACH: 5 };
 export const RELATIONSHIPS = [
   'PARENT',
   'CHILD',
@@ -108,8 +112,29 @@ export const RELATIONSHIPS = [
   'FRIEND',
   'OTHER',
 ] as const;
-/** Spec §4 relative invitation: sent, resent, confirmed (deleted contacts are removed). */
-export const INVITATION_STATUSES = ['SENT', 'RESENT', 'CONFIRMED'] as const;
+export type Relationship = (typeof RELATIONSHIPS)[number];
+/** Spec §4 relative invitation: sent, resent, confirmed, deleted (followers.ts has the moves). */
+export const INVITATION_STATUSES = ['SENT', 'RESENT', 'CONFIRMED', 'DELETED'] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
+
+/**
+ * Spec §6 "patients may hide data from followers": what a patient can hide, per follower. Every
+ * measure belongs to one kind (followers.ts MEASURE_DATA_KIND; the database's
+ * measure_data_kind() says the same, migration 0037).
+ */
+export const FOLLOWER_DATA_KINDS = [
+  'HEART_RATE',
+  'SPO2',
+  'BLOOD_PRESSURE',
+  'TEMPERATURE',
+  'BLOOD_TESTS',
+  'RESPIRATION',
+  'BODY',
+  'ACTIVITY',
+  'SLEEP',
+  'ECG',
+] as const;
+export type FollowerDataKind = (typeof FOLLOWER_DATA_KINDS)[number];
 
 export const contactInputSchema = z.object({
   contactType: z.enum(CONTACT_TYPES),
@@ -126,11 +151,19 @@ export const contactSchema = z.object({
   id: z.uuid(),
   patientId: z.uuid(),
   contactType: z.enum(CONTACT_TYPES),
+  /** The alias name the patient gives the contact. */
   name: z.string(),
   phone: z.string(),
   relationship: z.enum(RELATIONSHIPS),
   invitationStatus: z.enum(INVITATION_STATUSES),
   favourite: z.boolean(),
+  /** The app account that confirmed the invitation, with its name (null until confirmed). */
+  follower: z.object({ userId: z.uuid(), name: z.string() }).nullable(),
+  hiddenKinds: z.array(z.enum(FOLLOWER_DATA_KINDS)),
+  lastSentAt: z.iso.datetime(),
+  /** When the invitation may be sent again (lastSentAt + 5 minutes); null once confirmed or deleted. */
+  resendAvailableAt: z.iso.datetime().nullable(),
+  confirmedAt: z.iso.datetime().nullable(),
   createdAt: z.iso.datetime(),
 });
 export type Contact = z.infer<typeof contactSchema>;

@@ -217,6 +217,25 @@ export const ERROR_STATUS = {
   'contact.notFound': 404,
   /** Spec §5, §8: the user is already in the follower list. */
   'contact.exists': 409,
+  /** Spec §4, §9: an invitation is resent at most once in 5 minutes. */
+  'contact.resendTooSoon': 409,
+  /** A move the invitation machine (contracts followers.ts) does not allow from its state. */
+  'contact.invalidTransition': 409,
+  /** Followers and sub-users (spec §3, §6). */
+  'invitation.notFound': 404,
+  /** The code of the invitation SMS does not match (only the holder of the invited phone has it). */
+  'invitation.wrongCode': 400,
+  /** OTP_RULES.maxAttempts wrong codes: refused, even the right one, until the invitation is resent. */
+  'invitation.tooManyAttempts': 400,
+  /** The invitation's code is older than INVITATION_CODE_DAYS (or there is none): it must be resent. */
+  'invitation.codeExpired': 400,
+  /** The x-patient-profile header names no profile this session may use. */
+  'profile.notFound': 404,
+  /** A follower reads a followed patient's data but changes none of it. */
+  'profile.readOnly': 403,
+  'subUser.notFound': 404,
+  /** Spec §8: sub-user limit reached. */
+  'subUser.limitReached': 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,23 +1,10 @@
 import { z } from 'zod';
 import { errorCodeSchema, pageQuerySchema } from './envelope.js';
 import { LIMITS } from './limits.js';
-import type { Permission } from './permissions.js';
+import { IMPORT_KINDS } from './import-kinds.js';
 
-/** What a bulk import creates (spec §2: patient bulk import, device import). */
-export const IMPORT_KINDS = ['PATIENT', 'DEVICE'] as const;
-export type ImportKindCode = (typeof IMPORT_KINDS)[number];
+export { IMPORT_KINDS, IMPORT_PERMISSION, importKindsAllowed, type ImportKindCode } from './import-kinds.js';
 export const importKindSchema = z.enum(IMPORT_KINDS);
-
-/** The permission needed to import (and to see the imports of) each kind. */
-export const IMPORT_PERMISSION: Record<ImportKindCode, Permission> = {
-  PATIENT: 'user.import',
-  DEVICE: 'device.import',
-};
-
-/** The kinds a holder of these permissions may import. */
-export function importKindsAllowed(permissions: ReadonlySet<string>): ImportKindCode[] {
-  return IMPORT_KINDS.filter((kind) => permissions.has(IMPORT_PERMISSION[kind]));
-}
 
 /**
  * QUEUED: accepted, not started; RUNNING: reading the file. Then what happened to the rows:

@@ -32,3 +32,5 @@ export * from './app-entry.js';
 export * from './app-alerts.js';
 export * from './app-devices.js';
 export * from './app-sport.js';
+export * from './followers.js';
+export * from './app-doctors.js';

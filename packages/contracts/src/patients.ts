@@ -44,6 +44,8 @@ export function canChangePatientStatus(from: PatientStatus, to: PatientStatus): 
 
 /** ACTIVE, or DISABLED once deletion was asked for (data removed after LIMITS.accountDeletionDays). */
 export const PATIENT_ACCOUNT_STATES = ['ACTIVE', 'DISABLED'] as const;
+/** patients.account_kind: a main account, or a sub-user profile held by another account. */
+export const PATIENT_ACCOUNT_KINDS = ['MAIN', 'SUB_USER'] as const;
 export type PatientAccountState = (typeof PATIENT_ACCOUNT_STATES)[number];
 
 export const PATIENT_CODE_PREFIX = 'BNCS';
@@ -249,6 +251,10 @@ const patientRecordSchema = z.object({
   packageCode: z.string().nullable(),
   createdAt: z.iso.datetime(),
   accountState: z.enum(PATIENT_ACCOUNT_STATES),
+  /** MAIN: an account of its own; SUB_USER: a profile held by another account (spec §3 Sub-user). */
+  accountKind: z.enum(PATIENT_ACCOUNT_KINDS),
+  /** A sub-user's holder: the account's name and its own patient record if the caller sees it. */
+  holder: z.object({ name: z.string(), patientId: z.uuid().nullable() }).nullable(),
 });
 
 /** A row of the patient list: the record and its triage columns. */

@@ -63,5 +63,7 @@ export const LIVE_EVENT_TYPES = [
   'ticket.created',
   'ticket.updated',
   'message.updated',
+  /** A follower of the patient was confirmed, changed (hidden data kinds) or removed: refetch. */
+  'follower.changed',
 ] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];

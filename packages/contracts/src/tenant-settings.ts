@@ -1,85 +1,25 @@
 import { z } from 'zod';
 import { passwordRuleSchema } from './password.js';
 import { safeText } from './text.js';
+import {
+  LANGUAGES,
+  NO_DATA_WINDOW,
+  TENANT_SETTING_KEYS,
+  type TenantSettingKey,
+} from './tenant-setting-keys.js';
 
-/** Tenant setting keys of spec §3 with their allowed values. */
-export const TENANT_SETTING_KEYS = [
-  'COLOR',
-  'FONT',
-  'LOGO',
-  'ICON',
-  'PASSWORD_RULE',
-  'LANGUAGE',
-  'UNIT_SYSTEM',
-  'THERMAL_UNIT',
-  'COUNTRY',
-  'COUNTRY_CODE',
-  'DIAL_CODE',
-  'ORGANIZATION_NAME',
-  'ACID_URIC_UNIT',
-  'BLOOD_GLUCOSE_UNIT',
-  /** Minutes after which a reading arrives "late": stored and shown, never judged (health.ts). */
-  'LATE_DATA_HORIZON_MINUTES',
-  /** Minutes without a sync before a bound watch raises the no-data alert (15 / 30 / 60 / custom). */
-  'NO_DATA_ALERT_MINUTES',
-  'AI_CLOUD_TENANT_ID',
-  'OCR_HEALTH_DEVICE_API_KEY',
-  'OCR_PRESCRIPTION_API_KEY',
-  'ALLOW_WEB_SOS_POPUP',
-  /** Spec §3: "tax rate per tenant for services", a percentage. */
-  'TAX_RATE',
-  /** IANA time zone of the local days of patients whose account has none (migration 0030). */
-  'TIME_ZONE',
-] as const;
-export type TenantSettingKey = (typeof TENANT_SETTING_KEYS)[number];
-
-export const LANGUAGES = ['en', 'vi'] as const;
-export type Language = (typeof LANGUAGES)[number];
-
-/** Keys whose values are credentials: never sent to consoles, shown masked to platform staff. */
-export const SECRET_TENANT_SETTING_KEYS = ['AI_CLOUD_TENANT_ID', 'OCR_HEALTH_DEVICE_API_KEY', 'OCR_PRESCRIPTION_API_KEY'] as const satisfies readonly TenantSettingKey[];
-
-export function isSecretTenantSetting(key: TenantSettingKey): boolean {
-  return (SECRET_TENANT_SETTING_KEYS as readonly string[]).includes(key);
-}
-
-/** Setting keys whose value may be shown to the tenant's users (secrets stay server-side). */
-export const PUBLIC_TENANT_SETTING_KEYS = TENANT_SETTING_KEYS.filter((key) => !isSecretTenantSetting(key));
-
-/**
- * The no-data window (spec "no-data alert"): a bound watch silent this many minutes raises the
- * alert. Watches sync every 15 minutes, so a shorter window would alert between two syncs. The
- * console offers the presets and a custom value.
- */
-export const NO_DATA_WINDOW = { defaultMinutes: 60, minMinutes: 15, maxMinutes: 10_080, presets: [15, 30, 60] } as const;
-
-/** The time zone of a tenant that has not chosen one (new and existing tenants). */
-export const DEFAULT_TENANT_TIME_ZONE = 'Asia/Ho_Chi_Minh';
-
-export const TENANT_SETTING_DEFAULTS: Record<TenantSettingKey, string> = {
-  COLOR: '#0B7285',
-  FONT: 'Inter',
-  LOGO: '',
-  ICON: '',
-  PASSWORD_RULE: JSON.stringify({ minLength: 8, maxLength: 32, lower: true, upper: true, digit: true, special: ',!@#$%^&*' }),
-  LANGUAGE: 'en',
-  UNIT_SYSTEM: 'metric',
-  THERMAL_UNIT: 'C',
-  COUNTRY: 'Vietnam',
-  COUNTRY_CODE: 'VN',
-  DIAL_CODE: '+84',
-  ORGANIZATION_NAME: '',
-  ACID_URIC_UNIT: 'umol/L',
-  BLOOD_GLUCOSE_UNIT: 'mg/dL',
-  LATE_DATA_HORIZON_MINUTES: '120',
-  NO_DATA_ALERT_MINUTES: String(NO_DATA_WINDOW.defaultMinutes),
-  AI_CLOUD_TENANT_ID: '',
-  OCR_HEALTH_DEVICE_API_KEY: '',
-  OCR_PRESCRIPTION_API_KEY: '',
-  ALLOW_WEB_SOS_POPUP: 'true',
-  TAX_RATE: '0',
-  TIME_ZONE: DEFAULT_TENANT_TIME_ZONE,
-};
+export {
+  DEFAULT_TENANT_TIME_ZONE,
+  isSecretTenantSetting,
+  LANGUAGES,
+  NO_DATA_WINDOW,
+  PUBLIC_TENANT_SETTING_KEYS,
+  SECRET_TENANT_SETTING_KEYS,
+  TENANT_SETTING_DEFAULTS,
+  TENANT_SETTING_KEYS,
+  type Language,
+  type TenantSettingKey,
+} from './tenant-setting-keys.js';
 
 export const tenantSettingSchema = z.object({ key: z.enum(TENANT_SETTING_KEYS), value: z.string() });
 export type TenantSetting = z.infer<typeof tenantSettingSchema>;

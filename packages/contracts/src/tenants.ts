@@ -3,11 +3,11 @@ import { emailSchema, phoneSchema } from './auth.js';
 import { pageQuerySchema } from './envelope.js';
 import { LANGUAGES, TENANT_SETTING_VALUE_SCHEMAS, tenantSettingSchema, tenantSettingsUpdateSchema } from './tenant-settings.js';
 import { safeName, safeText } from './text.js';
+import { TENANT_CODE_PATTERN } from './tenant-code.js';
 
 // Identity ----------------------------------------------------------------------------------------
 
-/** The login code typed on the login screen: lower-case letters, digits and hyphens (as the database checks). */
-export const TENANT_CODE_PATTERN = /^[a-z0-9][a-z0-9-]{1,39}$/;
+export { TENANT_CODE_PATTERN } from './tenant-code.js';
 export const tenantLoginCodeSchema = z
   .string()
   .trim()

@@ -2,6 +2,12 @@ import enErrors from '../locales/en/errors.json' with { type: 'json' };
 import viErrors from '../locales/vi/errors.json' with { type: 'json' };
 import enCommon from '../locales/en/common.json' with { type: 'json' };
 import viCommon from '../locales/vi/common.json' with { type: 'json' };
+import enAccount from '../locales/en/account.json' with { type: 'json' };
+import viAccount from '../locales/vi/account.json' with { type: 'json' };
+import enLegal from '../locales/en/legal.json' with { type: 'json' };
+import viLegal from '../locales/vi/legal.json' with { type: 'json' };
+import enRoles from '../locales/en/roles.json' with { type: 'json' };
+import viRoles from '../locales/vi/roles.json' with { type: 'json' };
 import enOrg from '../locales/en/org.json' with { type: 'json' };
 import viOrg from '../locales/vi/org.json' with { type: 'json' };
 import enTenants from '../locales/en/tenants.json' with { type: 'json' };
@@ -32,6 +38,12 @@ import enAppDevices from '../locales/en/appDevices.json' with { type: 'json' };
 import viAppDevices from '../locales/vi/appDevices.json' with { type: 'json' };
 import enAppSport from '../locales/en/appSport.json' with { type: 'json' };
 import viAppSport from '../locales/vi/appSport.json' with { type: 'json' };
+import enAppContacts from '../locales/en/appContacts.json' with { type: 'json' };
+import viAppContacts from '../locales/vi/appContacts.json' with { type: 'json' };
+import enAppProfiles from '../locales/en/appProfiles.json' with { type: 'json' };
+import viAppProfiles from '../locales/vi/appProfiles.json' with { type: 'json' };
+import enAppDoctors from '../locales/en/appDoctors.json' with { type: 'json' };
+import viAppDoctors from '../locales/vi/appDoctors.json' with { type: 'json' };
 
 import type { SupportedLanguage } from './languages.js';
 
@@ -41,19 +53,21 @@ export * from './languages.js';
  * Every catalogue, bundled (the server, and the tests that compare catalogues); the console loads
  * them one language and namespace at a time instead (load.ts).
  * i18next-shaped resources: one namespace per catalogue file. `common` holds the shell and
- * identity screens, `errors` the API's messages, `tenants` the platform's tenant and trial-request
- * screens, `org` the scope, health-center, staff and level screens; `patients` (patients and the
+ * identity screens, `errors` the API's messages, `account` the account page's tabs (activity with
+ * the audit actions' labels, password, preferences, deactivation, FAQ, legal), `legal` the privacy
+ * policy and terms, `roles` the roles page with the permissions' labels, `tenants` the platform's
+ * tenant and trial-request screens, `org` the scope, health-center, staff and level screens; `patients` (patients and the
  * dashboard), `doctors` (doctors, care teams, requests), `devices` (devices and their histories)
  * and `imports` (bulk imports and exports) the patients-and-devices screens; `health` the patient's
  * health tabs (charts, ECG, sleep, thresholds); `realtime` the live layer (connection state, SOS popup); `monitoring` the SOS call list, patient in
  * SOS, tickets and SMS and call management; `patient` the patient app (apps/patient): its shell, sign-in and home; `appHealth` its health
  * pages and reports, `appEntry` manual and photo entry and visitor mode, `appAlerts` its alerts,
- * SOS and notifications, `appDevices` its watches and sync, `appSport` sport
+ * SOS and notifications, `appDevices` its watches and sync, `appContacts` followers, invitations and doctors, `appProfiles` sub-users and the profile switcher, `appDoctors` doctor search and care requests, `appSport` sport
  * modes and weight.
  */
 export const resources = {
-  en: { common: enCommon, errors: enErrors, tenants: enTenants, org: enOrg, patients: enPatients, doctors: enDoctors, devices: enDevices, imports: enImports, health: enHealth, realtime: enRealtime, monitoring: enMonitoring, patient: enPatient, appHealth: enAppHealth, appEntry: enAppEntry, appAlerts: enAppAlerts, appDevices: enAppDevices, appSport: enAppSport },
-  vi: { common: viCommon, errors: viErrors, tenants: viTenants, org: viOrg, patients: viPatients, doctors: viDoctors, devices: viDevices, imports: viImports, health: viHealth, realtime: viRealtime, monitoring: viMonitoring, patient: viPatient, appHealth: viAppHealth, appEntry: viAppEntry, appAlerts: viAppAlerts, appDevices: viAppDevices, appSport: viAppSport },
+  en: { common: enCommon, errors: enErrors, account: enAccount, legal: enLegal, roles: enRoles, tenants: enTenants, org: enOrg, patients: enPatients, doctors: enDoctors, devices: enDevices, imports: enImports, health: enHealth, realtime: enRealtime, monitoring: enMonitoring, patient: enPatient, appHealth: enAppHealth, appEntry: enAppEntry, appAlerts: enAppAlerts, appDevices: enAppDevices, appSport: enAppSport, appContacts: enAppContacts, appProfiles: enAppProfiles, appDoctors: enAppDoctors },
+  vi: { common: viCommon, errors: viErrors, account: viAccount, legal: viLegal, roles: viRoles, tenants: viTenants, org: viOrg, patients: viPatients, doctors: viDoctors, devices: viDevices, imports: viImports, health: viHealth, realtime: viRealtime, monitoring: viMonitoring, patient: viPatient, appHealth: viAppHealth, appEntry: viAppEntry, appAlerts: viAppAlerts, appDevices: viAppDevices, appSport: viAppSport, appContacts: viAppContacts, appProfiles: viAppProfiles, appDoctors: viAppDoctors },
 } as const;
 
 type Catalogue = Record<string, unknown>;

@@ -23,6 +23,9 @@ export function baseLanguageOf(language: AppLanguage): SupportedLanguage {
 export const NAMESPACES = [
   'common',
   'errors',
+  'account',
+  'legal',
+  'roles',
   'tenants',
   'org',
   'patients',
@@ -38,6 +41,9 @@ export const NAMESPACES = [
   'appAlerts',
   'appDevices',
   'appSport',
+  'appContacts',
+  'appProfiles',
+  'appDoctors',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

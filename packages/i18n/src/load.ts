@@ -4,7 +4,11 @@ export * from './languages.js';
 
 type Catalogue = Record<string, unknown>;
 
-/** Fetched before any screen is drawn: the shell's and identity screens' strings and the API's messages. */
+/**
+ * Fetched before any screen is drawn: the shell's and identity screens' strings (`common`) and the
+ * API's messages. The account page's tabs (`account`), the roles page (`roles`) and the privacy
+ * policy and terms (`legal`) have their own catalogues, fetched with their pages.
+ */
 export const STARTUP_NAMESPACES = ['common', 'errors'] as const satisfies readonly Namespace[];
 
 /**
@@ -28,6 +32,9 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
   en: {
     common: () => import('../locales/en/common.json', { with: { type: 'json' } }),
     errors: () => import('../locales/en/errors.json', { with: { type: 'json' } }),
+    account: () => import('../locales/en/account.json', { with: { type: 'json' } }),
+    legal: () => import('../locales/en/legal.json', { with: { type: 'json' } }),
+    roles: () => import('../locales/en/roles.json', { with: { type: 'json' } }),
     tenants: () => import('../locales/en/tenants.json', { with: { type: 'json' } }),
     org: () => import('../locales/en/org.json', { with: { type: 'json' } }),
     patients: () => import('../locales/en/patients.json', { with: { type: 'json' } }),
@@ -43,10 +50,16 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     appAlerts: () => import('../locales/en/appAlerts.json', { with: { type: 'json' } }),
     appDevices: () => import('../locales/en/appDevices.json', { with: { type: 'json' } }),
     appSport: () => import('../locales/en/appSport.json', { with: { type: 'json' } }),
+    appContacts: () => import('../locales/en/appContacts.json', { with: { type: 'json' } }),
+    appProfiles: () => import('../locales/en/appProfiles.json', { with: { type: 'json' } }),
+    appDoctors: () => import('../locales/en/appDoctors.json', { with: { type: 'json' } }),
   },
   vi: {
     common: () => import('../locales/vi/common.json', { with: { type: 'json' } }),
     errors: () => import('../locales/vi/errors.json', { with: { type: 'json' } }),
+    account: () => import('../locales/vi/account.json', { with: { type: 'json' } }),
+    legal: () => import('../locales/vi/legal.json', { with: { type: 'json' } }),
+    roles: () => import('../locales/vi/roles.json', { with: { type: 'json' } }),
     tenants: () => import('../locales/vi/tenants.json', { with: { type: 'json' } }),
     org: () => import('../locales/vi/org.json', { with: { type: 'json' } }),
     patients: () => import('../locales/vi/patients.json', { with: { type: 'json' } }),
@@ -62,6 +75,9 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     appAlerts: () => import('../locales/vi/appAlerts.json', { with: { type: 'json' } }),
     appDevices: () => import('../locales/vi/appDevices.json', { with: { type: 'json' } }),
     appSport: () => import('../locales/vi/appSport.json', { with: { type: 'json' } }),
+    appContacts: () => import('../locales/vi/appContacts.json', { with: { type: 'json' } }),
+    appProfiles: () => import('../locales/vi/appProfiles.json', { with: { type: 'json' } }),
+    appDoctors: () => import('../locales/vi/appDoctors.json', { with: { type: 'json' } }),
   },
 };
 
@@ -76,6 +92,9 @@ const EN_CA_LOADERS: Partial<Record<Namespace, () => Promise<{ default: Catalogu
   appAlerts: () => import('../locales/en-CA/appAlerts.json', { with: { type: 'json' } }),
   appDevices: () => import('../locales/en-CA/appDevices.json', { with: { type: 'json' } }),
   appSport: () => import('../locales/en-CA/appSport.json', { with: { type: 'json' } }),
+  appContacts: () => import('../locales/en-CA/appContacts.json', { with: { type: 'json' } }),
+  appProfiles: () => import('../locales/en-CA/appProfiles.json', { with: { type: 'json' } }),
+  appDoctors: () => import('../locales/en-CA/appDoctors.json', { with: { type: 'json' } }),
 };
 
 /** Canadian English's strings of a namespace, to lay over en's (empty when it has none). */

@@ -86,6 +86,29 @@ describe('api client', () => {
     expect((error as ApiError).kind).toBe('invalidResponse');
   });
 
+  it('validates with a schema loaded alongside the request', async () => {
+    stubFetch(
+      new Response(JSON.stringify({ resultCode: 200, data: { ...session, role: 'WIZARD' } }), {
+        status: 200,
+      }),
+    );
+    const load = vi.fn(() => Promise.resolve(checkTokenResponseSchema));
+    const error: unknown = await api
+      .get('/auth/check-token', { schema: load })
+      .catch((caught: unknown) => caught);
+    expect(load).toHaveBeenCalledOnce();
+    expect((error as ApiError).kind).toBe('invalidResponse');
+  });
+
+  it('reports a schema whose code could not be fetched as a network error', async () => {
+    stubFetch(new Response(JSON.stringify({ resultCode: 200, data: session }), { status: 200 }));
+    const error: unknown = await api
+      .get('/auth/check-token', { schema: () => Promise.reject(new TypeError('Failed to fetch')) })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).kind).toBe('network');
+  });
+
   it('turns a fetch that throws into a network error with status 0', async () => {
     stubFetch(new TypeError('Failed to fetch'));
     const error: unknown = await api.get('/auth/check-token').catch((caught: unknown) => caught);

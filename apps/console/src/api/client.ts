@@ -8,9 +8,15 @@ export interface ResponseSchema<T> {
   safeParse(data: unknown): { success: true; data: T } | { success: false; error: unknown };
 }
 
+/**
+ * A schema fetched with the call rather than before the page: the login page's calls name theirs
+ * this way, so the page loads no schema library until it talks to the server.
+ */
+export type LazyResponseSchema<T> = () => Promise<ResponseSchema<T>>;
+
 export interface RequestOptions<T> {
   /** Validates `data` with the contract's schema, so a drifted server fails loudly here, not deep in a screen. */
-  schema?: ResponseSchema<T>;
+  schema?: ResponseSchema<T> | LazyResponseSchema<T>;
   body?: unknown;
   signal?: AbortSignal | undefined;
 }
@@ -61,6 +67,10 @@ export function refreshSession(): Promise<boolean> {
 
 async function sendOnce<T>(method: HttpMethod, path: string, options: RequestOptions<T>): Promise<T> {
   const request: ApiRequestInfo = { method, path };
+  // A lazy schema loads while the request travels.
+  const schemaLoad = typeof options.schema === 'function' ? options.schema() : undefined;
+  // Reported when (and if) the answer is read; a failed load then is a failed call like any other.
+  schemaLoad?.catch(() => undefined);
   const headers: Record<string, string> = {
     Accept: 'application/json',
     'Accept-Language': currentLanguage(),
@@ -87,7 +97,14 @@ async function sendOnce<T>(method: HttpMethod, path: string, options: RequestOpt
 
   const data = await readEnvelope(response, request);
   if (!options.schema) return data as T;
-  const parsed = options.schema.safeParse(data);
+  let schema: ResponseSchema<T>;
+  try {
+    schema = schemaLoad ? await schemaLoad : (options.schema as ResponseSchema<T>);
+  } catch (error) {
+    // The schema's code could not be fetched (the network dropped, a deploy replaced the file).
+    throw networkError(request, error);
+  }
+  const parsed = schema.safeParse(data);
   if (!parsed.success) {
     throw new ApiError({ kind: 'invalidResponse', status: response.status, request, cause: parsed.error });
   }

@@ -1,5 +1,6 @@
 import { ERROR_CODES, type ErrorCode } from '@rpm/contracts';
 import { serverLanguage } from '../i18n';
+import { profileHeaders } from './profile-store';
 import { clearSession, loadSession, replaceSession } from './session-store';
 
 /** A failed call: the envelope's code and message (already in the app's language), or a network failure. */
@@ -27,8 +28,19 @@ export function onSessionEnd(listener: SessionEndListener): () => void {
   return () => sessionEndListeners.delete(listener);
 }
 
-async function send(method: 'GET' | 'POST', path: string, body: unknown): Promise<unknown> {
-  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': serverLanguage() };
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** `ownRecord`: the call is about the account's own record whatever profile is active (a watch's readings). */
+export interface RequestOptions {
+  ownRecord?: boolean;
+}
+
+async function send(method: Method, path: string, body: unknown, options: RequestOptions = {}): Promise<unknown> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Accept-Language': serverLanguage(),
+    ...(options.ownRecord === true ? {} : profileHeaders()),
+  };
   const session = loadSession();
   if (session) headers.Authorization = `Bearer ${session.accessToken}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -75,10 +87,16 @@ function refresh(): Promise<boolean> {
 const NO_REFRESH = new Set(['/auth/refresh-token', '/auth/oauth-token', '/auth/logout']);
 
 /** The one way the app calls the API: bearer token, the app's language, the contract's schema. */
-export async function apiRequest<T>(method: 'GET' | 'POST', path: string, body?: unknown, schema?: ResponseSchema<T>): Promise<T> {
+export async function apiRequest<T>(
+  method: Method,
+  path: string,
+  body?: unknown,
+  schema?: ResponseSchema<T>,
+  options: RequestOptions = {},
+): Promise<T> {
   let data: unknown;
   try {
-    data = await send(method, path, body);
+    data = await send(method, path, body, options);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.code === 'auth.loggedInElsewhere') {
@@ -92,7 +110,7 @@ export async function apiRequest<T>(method: 'GET' | 'POST', path: string, body?:
       for (const listener of sessionEndListeners) listener('expired');
       throw error;
     }
-    data = await send(method, path, body);
+    data = await send(method, path, body, options);
   }
   if (!schema) return data as T;
   const parsed = schema.safeParse(data);
@@ -103,4 +121,6 @@ export async function apiRequest<T>(method: 'GET' | 'POST', path: string, body?:
 export const api = {
   get: <T>(path: string, schema?: ResponseSchema<T>) => apiRequest<T>('GET', path, undefined, schema),
   post: <T>(path: string, body: unknown, schema?: ResponseSchema<T>) => apiRequest<T>('POST', path, body, schema),
+  put: <T>(path: string, body: unknown, schema?: ResponseSchema<T>) => apiRequest<T>('PUT', path, body, schema),
+  delete: <T>(path: string, schema?: ResponseSchema<T>) => apiRequest<T>('DELETE', path, undefined, schema),
 };

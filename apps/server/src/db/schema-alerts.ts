@@ -11,7 +11,7 @@ import {
   text,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { timestamps } from './schema-columns.js';
+import { bytea, timestamps } from './schema-columns.js';
 
 /** A vital sign as stored in jsonb columns (canonical units). */
 export interface StoredVital {
@@ -48,10 +48,33 @@ export const patientContacts = pgTable(
     favourite: boolean().notNull().default(false),
     createdAt: timestamps('created_at').notNull().defaultNow(),
     updatedAt: timestamps('updated_at').notNull().defaultNow(),
+    /** Migration 0037 (invitations, contracts followers.ts). */
+    followerUserId: uuid('follower_user_id'),
+    invitedBy: uuid('invited_by'),
+    lastSentAt: timestamps('last_sent_at').notNull().defaultNow(),
+    confirmedAt: timestamps('confirmed_at'),
+    deletedAt: timestamps('deleted_at'),
+    hiddenKinds: text('hidden_kinds').array().notNull().default([]),
+    /** HMAC of the last invitation SMS's one-time code (never leaves the server); null once answered. */
+    invitationCodeHash: bytea('invitation_code_hash'),
+    invitationCodeAttempts: integer('invitation_code_attempts').notNull().default(0),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );
 export type PatientContactRow = typeof patientContacts.$inferSelect;
+
+/** Migration 0037: one row per confirmed follower, kept by a trigger from patient_contacts (read only). */
+export const followerGrants = pgTable(
+  'follower_grants',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    contactId: uuid('contact_id').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    followerUserId: uuid('follower_user_id').notNull(),
+    hiddenKinds: text('hidden_kinds').array().notNull().default([]),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.contactId] })],
+);
 
 export const sosCases = pgTable(
   'sos_cases',

@@ -54,6 +54,11 @@ export const patients = pgTable(
     /** Migration 0024 (status lifecycle, contracts status-lifecycle.ts). */
     alertEpisodeLevel: text('alert_episode_level').notNull().default('NORMAL'),
     levelEvidence: jsonb('level_evidence').$type<Record<string, number>>().notNull().default({}),
+    /** Migration 0037 (sub-users, contracts sub-users.ts): the account holding a SUB_USER. */
+    holderUserId: uuid('holder_user_id'),
+    relation: text(),
+    smoking: boolean(),
+    treatedConditions: text('treated_conditions').array().notNull().default([]),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );

@@ -1,4 +1,4 @@
-import type { Permission, RoleCode } from '@rpm/contracts';
+import { PROFILE_HEADER, type Permission, type RoleCode } from '@rpm/contracts';
 import type { CenterVisibility } from '../db/database.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from './app-error.js';
@@ -42,6 +42,12 @@ export interface AuthContext {
   centerId: string | null;
   /** The health centers this caller may see; withCaller applies it to every query. */
   visibility: CenterVisibility;
+  /**
+   * A patient session's chosen profile (the `x-patient-profile` header: a sub-user it holds or a
+   * patient it follows); absent: the account's own record. Staff sessions never carry one.
+   * Resolved against the access rule by modules/followers/profile.ts.
+   */
+  profilePatientId?: string;
 }
 
 declare module 'fastify' {
@@ -100,7 +106,7 @@ export function installAccessControl(app: FastifyInstance, resolveSession: Sessi
     if (access === undefined || access === 'public') return;
     const token = readSessionToken(request);
     if (token === undefined) throw new AppError('auth.unauthorized');
-    request.auth = await resolveSession(token);
+    request.auth = withProfile(await resolveSession(token), request.headers[PROFILE_HEADER]);
     if (!accessGrants(access, request.auth.permissions)) {
       throw new AppError('auth.permissionDenied');
     }
@@ -108,6 +114,18 @@ export function installAccessControl(app: FastifyInstance, resolveSession: Sessi
       throw new AppError('auth.permissionDenied');
     }
   });
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Carries a patient session's profile header into its context (staff sessions ignore it). A value
+ * that cannot name a patient is a profile the session cannot use: profile.notFound.
+ */
+function withProfile(auth: AuthContext, header: string | string[] | undefined): AuthContext {
+  if (auth.role !== 'PATIENT' || header === undefined || header === '') return auth;
+  if (typeof header !== 'string' || !UUID_PATTERN.test(header)) throw new AppError('profile.notFound');
+  return { ...auth, profilePatientId: header.toLowerCase() };
 }
 
 /** The authenticated caller; for handlers of routes whose access is not 'public'. */

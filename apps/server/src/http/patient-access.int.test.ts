@@ -1,13 +1,19 @@
 import {
+  canChangePatient,
   canReadPatient,
+  canReadPatientData,
+  canSeePatientEvent,
   DEFAULT_ROLE_PERMISSIONS,
+  FOLLOWER_DATA_KINDS,
   isPatientRole,
   PATIENT_RELATIONS,
   PLATFORM_ROLES,
+  PROFILE_HEADER,
   ROLE_PLACEMENT,
   TENANT_ROLES,
   type LiveServerMessage,
   type PatientAccessSubject,
+  type PatientData,
   type PatientFacts,
   type PatientRelation,
   type RoleCode,
@@ -32,8 +38,12 @@ import { accessGrants, SESSION_COOKIE, type Access } from './access.js';
  * one access rule". Routes are read from the app itself: every route that takes the id of a
  * patient (or of a patient's case, ticket, contact, file, record or bound device), names a patient
  * in its body, or lists patients' data, is called by every role (placed where it works) for a
- * patient of each relation (own record, same center, other center, no center, other tenant). The
- * expected answer is the permission catalogue's and contracts' `canReadPatient`, nothing else.
+ * patient of each relation (own record, same center, other center, no center, other tenant, and for
+ * the patient account a sub-user it holds, a patient it follows, one that hides every data kind from
+ * it, and one whose contact with it was deleted). The expected answer is the permission catalogue's
+ * and contracts' rule, nothing else: `canReadPatient`, and for a follower `canChangePatient` for
+ * changes and `canReadPatientData` for the part of the patient's data a read concerns (a list of
+ * data hidden from it answers without that data); `canSeePatientEvent` for /ws.
  */
 
 let testDb: TestDatabase;
@@ -67,9 +77,12 @@ interface Fixture {
   ids: Record<string, string>;
 }
 
-/** Answers refused for access: permission denied, or not found (what an invisible patient is). */
+/**
+ * Answers refused for access: permission denied, or not found (what an invisible patient is), or
+ * for a patient account a change through the profile of a patient it only follows (read only).
+ */
 const isRefusal = (status: number, code: string | undefined) =>
-  (status === 403 && code === 'auth.permissionDenied') || status === 404;
+  (status === 403 && (code === 'auth.permissionDenied' || code === 'profile.readOnly')) || status === 404;
 
 it('decides every patient-scoped route and /ws for every role and relation exactly as the one access rule says', async () => {
   const { database } = testDb;
@@ -124,8 +137,14 @@ it('decides every patient-scoped route and /ws for every role and relation exact
 
   // The patients, one per relation, each with a doctor of its center, a follower, an SOS case and
   // its ticket, a file, an ECG and a sleep record, and a bound watch.
-  async function makePatient(tenantId: string, centerId: string | null, userId: string | null) {
-    return createPatient(database, tenantId, { healthCenterId: centerId, userId, birthday: '1960-01-01', phone: phone() });
+  async function makePatient(tenantId: string, centerId: string | null, userId: string | null, holderUserId: string | null = null) {
+    return createPatient(database, tenantId, {
+      healthCenterId: centerId,
+      userId,
+      birthday: '1960-01-01',
+      phone: phone(),
+      ...(holderUserId === null ? {} : { accountKind: 'SUB_USER', holderUserId, relation: 'CHILD' }),
+    });
   }
   const callAs = (token: string, method: Method, url: string, payload?: unknown) =>
     app.inject({ method, url, ...withSession(token), ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) });
@@ -137,7 +156,8 @@ it('decides every patient-scoped route and /ws for every role and relation exact
   const contactBody = () => ({ contactType: 'CARING', name: 'Lan', phone: phone(), relationship: 'FRIEND', favourite: false });
   const newContact = async (fixture: Pick<Fixture, 'adminToken' | 'patientId'> & { ids?: Record<string, string> }) => {
     // At most 5 of a kind per patient: make room, keeping the fixture's own follower.
-    await asOwner(testDb.ownerUrl, 'DELETE FROM patient_contacts WHERE patient_id = $1 AND id::text <> $2', [fixture.patientId, fixture.ids?.contactId ?? '']);
+    // The patient account's own contact (followed relations) stays.
+    await asOwner(testDb.ownerUrl, 'DELETE FROM patient_contacts WHERE patient_id = $1 AND id::text <> $2 AND follower_user_id IS NULL', [fixture.patientId, fixture.ids?.contactId ?? '']);
     const contact = await okData<{ id: string }>(callAs(fixture.adminToken, 'POST', `/account/patients/${fixture.patientId}/contacts`, contactBody()));
     return contact.id;
   };
@@ -164,26 +184,61 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     return id;
   };
 
+  const HEART_RATE_MARK = 71.375;
+  const THRESHOLD_MARK = 41.125;
+  let ticketNumber = 900_000;
+  const storedSosCase = async (tenantId: string, patientId: string) => {
+    const id = randomUUID();
+    const ticketId = randomUUID();
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO sos_cases (tenant_id, id, patient_id, reason, source, opened_at, kpi_due_at) VALUES ($1, $2, $3, 'Fall', 'FALL', now(), now() + interval '1 hour')`,
+      [tenantId, id, patientId],
+    );
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO tickets (tenant_id, id, number, type, title, patient_id, sos_case_id, kpi_due_at, created_at) VALUES ($1, $2, $3, 'SOS', 'SOS', $4, $5, now() + interval '1 hour', now())`,
+      [tenantId, ticketId, ticketNumber++, patientId, id],
+    );
+    return { id, ticketId };
+  };
+
   async function makeFixture(relation: PatientRelation): Promise<Fixture> {
     const isFar = relation === 'otherTenant';
     const tenantId = isFar ? far.id : tenant.id;
-    const centerId = relation === 'own' || relation === 'sameCenter' ? centerA.id : relation === 'otherCenter' ? centerB.id : relation === 'centerless' ? null : farCenter.id;
-    const ownerUser =
-      relation === 'own' ? patientUser : await createTenantUser(database, tenantId, { role: 'PATIENT', ...(centerId === null ? {} : { healthCenterId: centerId }) });
-    const patient = await makePatient(tenantId, centerId, ownerUser.id);
+    const centerId = relation === 'otherCenter' ? centerB.id : relation === 'centerless' ? null : isFar ? farCenter.id : centerA.id;
+    // A sub-user has no account: the patient account holds it.
+    const isHeld = relation === 'heldSubUser';
+    const ownerUser = relation === 'own' ? patientUser : isHeld ? null : await createTenantUser(database, tenantId, { role: 'PATIENT', ...(centerId === null ? {} : { healthCenterId: centerId }) });
+    const patient = await makePatient(tenantId, centerId, ownerUser?.id ?? null, isHeld ? patientUser.id : null);
+    // The patient account follows the patient (a confirmed contact: the database's grant), with every
+    // data kind hidden from it, or followed it once (the contact deleted).
+    const followers: { userId: string; hiddenKinds: string[] }[] = [];
+    if (relation === 'followed' || relation === 'followedHidden' || relation === 'unfollowed') {
+      const hiddenKinds = relation === 'followedHidden' ? [...FOLLOWER_DATA_KINDS] : [];
+      const status = relation === 'unfollowed' ? 'DELETED' : 'CONFIRMED';
+      await asOwner(
+        testDb.ownerUrl,
+        `INSERT INTO patient_contacts (tenant_id, id, patient_id, contact_type, name, phone, relationship, invitation_status, follower_user_id, confirmed_at, deleted_at, hidden_kinds)
+           VALUES ($1, $2, $3, 'CARING', 'Me', $4, 'FRIEND', $5, $6, now(), CASE WHEN $5 = 'DELETED' THEN now() END, $7)`,
+        [tenantId, randomUUID(), patient.id, phone(), status, patientUser.id, hiddenKinds],
+      );
+      if (status === 'CONFIRMED') followers.push({ userId: patientUser.id, hiddenKinds });
+    }
     const token = isFar ? farAdminToken : adminToken;
     const doctor = await createTenantUser(database, tenantId, { role: 'DOCTOR', ...(centerId === null ? {} : { healthCenterId: centerId }) });
     await asOwner(testDb.ownerUrl, `INSERT INTO patient_doctors (tenant_id, patient_id, doctor_id, relation) VALUES ($1, $2, $3, 'SPECIALIST')`, [tenantId, patient.id, doctor.id]);
     const fixture: Fixture = {
       relation,
-      facts: { tenantId, userId: ownerUser.id, healthCenterId: centerId },
+      facts: { tenantId, userId: ownerUser?.id ?? null, healthCenterId: centerId, holderUserId: isHeld ? patientUser.id : null, followers },
       patientId: patient.id,
       centerId,
       adminToken: token,
       doctorId: doctor.id,
       ids: {},
     };
-    const sosCase = await okData<{ id: string; ticketId: string }>(callAs(token, 'POST', `/account/patients/${patient.id}/sos`, { note: 'Hotline' }));
+    // A sub-user never raises SOS (sosCase.subUser): its case and ticket are stored as they are.
+    const sosCase = isHeld ? await storedSosCase(tenantId, patient.id) : await okData<{ id: string; ticketId: string }>(callAs(token, 'POST', `/account/patients/${patient.id}/sos`, { note: 'Hotline' }));
     const ecgId = randomUUID();
     const sleepId = randomUUID();
     await asOwner(
@@ -198,6 +253,11 @@ it('decides every patient-scoped route and /ws for every role and relation exact
          VALUES ($1, $2, $3, now() - interval '9 hours', now() - interval '1 hour', 480, 100, 300, 80, 1)`,
       [tenantId, sleepId, patient.id],
     );
+    const sportId = randomUUID();
+    await asOwner(testDb.ownerUrl, `INSERT INTO sport_records (tenant_id, id, patient_id, sport, start_at, practice_seconds) VALUES ($1, $2, $3, 'WALK', now() - interval '2 hours', 600)`, [tenantId, sportId, patient.id]);
+    // A heart rate the day view shows (HEART_RATE_MARK: seen in a body exactly when the reading is).
+    await asOwner(testDb.ownerUrl, `INSERT INTO readings (tenant_id, patient_id, measure, measured_at, value, source) VALUES ($1, $2, 'HEART_RATE', now() - interval '30 minutes', $3, 'MANUAL')`, [tenantId, patient.id, HEART_RATE_MARK]);
+    await asOwner(testDb.ownerUrl, `INSERT INTO patient_thresholds (tenant_id, patient_id, metric, level, lower_bound) VALUES ($1, $2, 'HEART_RATE', 'AT_RISK', $3)`, [tenantId, patient.id, THRESHOLD_MARK]);
     fixture.ids = {
       caseId: sosCase.id,
       ticketId: sosCase.ticketId,
@@ -205,6 +265,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
       fileId: await newFile(fixture),
       ecgId,
       sleepId,
+      sportId,
       deviceId: await newDevice(tenantId, patient.id),
     };
     return fixture;
@@ -254,6 +315,15 @@ it('decides every patient-scoped route and /ws for every role and relation exact
       },
     },
     { pattern: /^\/account\/patients\/:patientId\/doctors$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId), payload: { doctorId: f.doctorId, relation: 'SPECIALIST' } }) },
+    {
+      pattern: /^\/account\/patients\/:patientId\/contacts\/:id\/resend$/,
+      target: async (f, url) => {
+        // A pending invitation past its 5-minute wait, so an allowed caller's resend succeeds.
+        const id = await newContact(f);
+        await asOwner(testDb.ownerUrl, `UPDATE patient_contacts SET last_sent_at = now() - interval '10 minutes' WHERE id = $1`, [id]);
+        return { url: url.replace(':patientId', f.patientId).replace(':id', id) };
+      },
+    },
     { pattern: /^\/account\/patients\/:patientId\/contacts\/:id$/, target: async (f, url, method) => ({ url: url.replace(':patientId', f.patientId).replace(':id', method === 'DELETE' ? await newContact(f) : (f.ids.contactId ?? '')), payload: method === 'PUT' ? contactBody() : undefined }) },
     { pattern: /^\/account\/patients\/:patientId\/contacts$/, target: (f, url, method) => ({ url: url.replace(':patientId', f.patientId), payload: method === 'POST' ? contactBody() : undefined }) },
     { pattern: /^\/account\/patients\/:patientId\/sos$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId), payload: { note: 'Hotline' } }) },
@@ -262,7 +332,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     { pattern: /^\/account\/sos-cases\/:id(\/[a-z]+)?$/, target: (f, url, method) => ({ url: url.replace(':id', f.ids.caseId ?? ''), payload: method === 'PUT' ? { reason: 'Checked with the family' } : undefined }) },
     { pattern: /^\/account\/tickets\/:id\/rating$/, target: (f, url) => ({ url: url.replace(':id', f.ids.ticketId ?? ''), payload: { kpiRating: 5 } }) },
     { pattern: /^\/account\/tickets\/:id(\/[a-z]+)?$/, target: (f, url, method) => ({ url: url.replace(':id', f.ids.ticketId ?? ''), payload: method === 'PUT' ? { reason: 'Checked', assigneeId: admin.id } : undefined }) },
-    { pattern: /^\/account\/patients\/:patientId\/(alerts|devices|requests)$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId) }) },
+    { pattern: /^\/account\/patients\/:patientId\/(alerts|devices|requests|sub-users)$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId) }) },
     { pattern: /^\/health\/patients\/:patientId\/ecg\/:recordId$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId).replace(':recordId', f.ids.ecgId ?? '') }) },
     { pattern: /^\/health\/patients\/:patientId\/sleep\/:recordId$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId).replace(':recordId', f.ids.sleepId ?? '') }) },
     {
@@ -307,7 +377,9 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     /^\/account\/(sadmin|smadmin)\/(mhsc|system-admin)\b/, // health centers, scopes and platform staff
     /^\/health\/(device|phone|device-connection-history|phone-history)\b/,
     /^\/auth\//,
-    /^\/health\/me\//, // the caller's own records, found from the session: another patient's id is not found (vitals/sport-routes.int.test.ts)
+    // The caller's own records, found from the session (and its profile header: the reads are
+    // checked below): another patient's id is not found (vitals/sport-routes.int.test.ts).
+    /^\/health\/me\//,
   ];
   const bodyPatientRoutes = new Set(['POST /account/tickets', 'POST /collector/readings', 'POST /health/manual', 'POST /health/sos/hotline', 'PUT /account/devices/:id/bind']);
 
@@ -330,6 +402,32 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     return accessGrants(access, held);
   };
 
+  // What part of a patient's data each route reads or changes (contracts PatientData), which is what
+  // decides a follower's read. Anything not listed is private: a follower is refused it.
+  const PATIENT_DATA: { pattern: RegExp; data: PatientData }[] = [
+    { pattern: /^\/account\/patients\/:id(\/status)?$/, data: 'record' },
+    // A follower reads the patient's contacts list with its own row only (the database's not_followers).
+    { pattern: /^\/account\/patients\/:patientId\/contacts(\/:id)?$/, data: 'record' },
+    { pattern: /^\/account\/patients\/:patientId\/alerts$/, data: 'alerts' },
+    { pattern: /^\/account\/patients\/:patientId\/sos$|^\/health\/sos\/hotline$|^\/account\/sos-cases\/:id(\/[a-z]+)?$/, data: 'sos' },
+    { pattern: /^\/health\/patients\/:patientId\/ecg(\/:recordId)?$/, data: 'ECG' },
+    { pattern: /^\/health\/patients\/:patientId\/sleep(\/:recordId)?$/, data: 'SLEEP' },
+    { pattern: /^\/health\/patients\/:patientId\/sport$/, data: 'ACTIVITY' },
+    { pattern: /^\/health\/patients\/:patientId\/data$|^\/collector\/readings$|^\/health\/manual$/, data: 'HEART_RATE' },
+    // The status with the latest value of each measure: the database leaves out the hidden kinds.
+    { pattern: /^\/health\/patients\/:patientId\/latest$/, data: 'record' },
+  ];
+  const dataOf = (url: string): PatientData => PATIENT_DATA.find((entry) => entry.pattern.test(url))?.data ?? 'private';
+  // Lists of health data: the fixture's record in the body exactly when the caller may read its kind.
+  const LIST_MARKS: { pattern: RegExp; mark: (fixture: Fixture) => string }[] = [
+    { pattern: /^\/health\/patients\/:patientId\/ecg$/, mark: (f) => f.ids.ecgId ?? '' },
+    { pattern: /^\/health\/patients\/:patientId\/sleep$/, mark: (f) => f.ids.sleepId ?? '' },
+    { pattern: /^\/health\/patients\/:patientId\/sport$/, mark: (f) => f.ids.sportId ?? '' },
+    { pattern: /^\/health\/patients\/:patientId\/data$/, mark: () => String(HEART_RATE_MARK) },
+    // Private: the patient's own thresholds (a follower's answer falls back to the tenant's).
+    { pattern: /^\/health\/patients\/:patientId\/thresholds$/, mark: () => String(THRESHOLD_MARK) },
+  ];
+
   const mismatches: string[] = [];
   let tried = 0;
   for (const route of patientRoutes) {
@@ -341,16 +439,29 @@ it('decides every patient-scoped route and /ws for every role and relation exact
         if (fixture === undefined) continue;
         const target = await entry.target(fixture, route.url, route.method);
         const form = target.multipart === true ? multipart([{ name: 'file', filename: 'scan.png', contentType: 'image/png', content: PNG }]) : undefined;
+        // A patient account addresses another record than its own the way its app does: with the
+        // profile header naming it (staff sessions ignore the header).
+        const profile = caller.subject.kind === 'patient' ? { [PROFILE_HEADER]: fixture.patientId } : {};
         const response = await app.inject({
           method: route.method as Method,
           url: target.url,
           ...withSession(caller.token),
-          ...(form !== undefined ? { payload: form.payload, headers: form.headers } : target.payload !== undefined ? { payload: target.payload as InjectOptions['payload'] } : {}),
+          ...(form !== undefined ? { payload: form.payload, headers: { ...form.headers, ...profile } } : { headers: profile, ...(target.payload !== undefined ? { payload: target.payload as InjectOptions['payload'] } : {}) }),
         });
         tried++;
         const code = String(response.headers['content-type'] ?? '').includes('json') ? response.json<{ code?: string }>().code : undefined;
-        const expected = isPermitted(caller, route.method, route.url, route.access) && canReadPatient(caller.subject, tenant.id, fixture.facts);
+        const reaches = isPermitted(caller, route.method, route.url, route.access) && canReadPatient(caller.subject, tenant.id, fixture.facts);
+        const isChange = route.method !== 'GET';
+        const expected =
+          reaches &&
+          (isChange ? canChangePatient(caller.subject, tenant.id, fixture.facts) : canReadPatientData(caller.subject, tenant.id, fixture.facts, dataOf(route.url)));
         const refused = isRefusal(response.statusCode, code);
+        const mark = route.method === 'GET' ? LIST_MARKS.find((candidate) => candidate.pattern.test(route.url))?.mark(fixture) : undefined;
+        if (mark !== undefined && reaches && !refused && response.statusCode === 200) {
+          // A list the caller reaches: its data is in the answer exactly when the rule lets it read that kind.
+          if (response.body.includes(mark) !== expected) mismatches.push(`${caller.name} GET ${route.url} [${relation}]: expected the data ${expected ? 'shown' : 'left out'}, got ${response.body.slice(0, 160)}`);
+          continue;
+        }
         // An answer the rule did not decide (a request the fixture made badly) is reported too.
         const isInconclusive = !refused && response.statusCode === 400 && code === 'common.invalidParameter';
         if (refused === expected || isInconclusive || response.statusCode >= 500) {
@@ -384,8 +495,51 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     }
   }
 
-  // The live channel: one event about each relation's patient; each caller's socket receives
-  // exactly those the rule lets it read. Center-less events with no patient: whole tenant only.
+  // The app's self reads (GET /health/me/…) work on the session's profile: its own record, or with
+  // the profile header a sub-user it holds or a patient it follows. The patient account calls each
+  // with the header naming each relation's patient: answered exactly when the rule lets it read the
+  // patient (else profile.notFound), and with the data of a kind exactly when the rule lets it read
+  // that kind. Reads of the account itself, where the header plays no part, are listed apart.
+  const SELF_READS: { pattern: RegExp; data?: PatientData; mark?: (fixture: Fixture) => string }[] = [
+    { pattern: /^\/health\/me\/sleep$/, data: 'SLEEP', mark: (f) => f.ids.sleepId ?? '' },
+    { pattern: /^\/health\/me\/sport$/, data: 'ACTIVITY', mark: (f) => f.ids.sportId ?? '' },
+    { pattern: /^\/health\/me\/devices$/, data: 'private', mark: (f) => f.ids.deviceId ?? '' },
+    { pattern: /^\/health\/me\/care-team$/, data: 'private', mark: (f) => f.doctorId },
+    // A follower sees its own contact among the patient's followers, no other.
+    { pattern: /^\/health\/me\/followers$/, data: 'private', mark: (f) => f.ids.contactId ?? '' },
+    { pattern: /^\/health\/me\/(latest|dashboard|data|weight|alerts\/waiting|notifications|requests)$/ },
+  ];
+  const ACCOUNT_READS = /^\/health\/me\/(invitations|following|sub-users|profiles|doctors)$/;
+  const selfReads = app.apiRoutes.filter((route) => route.method === 'GET' && route.url.startsWith('/health/me/') && !route.url.includes(':'));
+  expect(selfReads.filter((route) => !ACCOUNT_READS.test(route.url) && !SELF_READS.some((entry) => entry.pattern.test(route.url))).map((route) => route.url)).toEqual([]);
+  const patientCaller = callers.find((caller) => caller.subject.kind === 'patient');
+  const today = new Date().toISOString().slice(0, 10);
+  for (const route of selfReads) {
+    const entry = SELF_READS.find((candidate) => candidate.pattern.test(route.url));
+    if (entry === undefined || patientCaller === undefined) continue;
+    for (const relation of PATIENT_RELATIONS) {
+      const fixture = fixtures.get(relation);
+      if (fixture === undefined) continue;
+      // The care-team routes above may have removed the fixture's doctor.
+      await asOwner(testDb.ownerUrl, `INSERT INTO patient_doctors (tenant_id, patient_id, doctor_id, relation) VALUES ($1, $2, $3, 'SPECIALIST') ON CONFLICT DO NOTHING`, [fixture.facts.tenantId, fixture.patientId, fixture.doctorId]);
+      const url = route.url === '/health/me/data' ? `${route.url}?measure=HEART_RATE&view=day&date=${today}` : route.url;
+      const response = await app.inject({ method: 'GET', url, ...withSession(patientCaller.token), headers: { [PROFILE_HEADER]: fixture.patientId } });
+      tried++;
+      const expected = canReadPatient(patientCaller.subject, tenant.id, fixture.facts);
+      if ((response.statusCode === 200) !== expected || (!expected && response.statusCode !== 404)) {
+        mismatches.push(`${patientCaller.name} GET ${route.url} as [${relation}]: expected ${expected ? 'answered' : 'profile.notFound'}, got ${response.statusCode} ${response.body.slice(0, 160)}`);
+        continue;
+      }
+      const mark = entry.mark?.(fixture);
+      if (!expected || mark === undefined) continue;
+      const shows = canReadPatientData(patientCaller.subject, tenant.id, fixture.facts, entry.data ?? 'record');
+      if (response.body.includes(mark) !== shows) mismatches.push(`${patientCaller.name} GET ${route.url} as [${relation}]: expected the data ${shows ? 'shown' : 'left out'}, got ${response.body.slice(0, 160)}`);
+    }
+  }
+
+  // The live channel: an SOS and a ticket event about each relation's patient; each caller's socket
+  // receives exactly those the rule lets it see (a follower: the SOS, not the ticket). Center-less
+  // events with no patient: whole tenant only.
   const baseUrl = `ws://127.0.0.1:${String((app.server.address() as { port: number }).port)}/ws`;
   const sockets = await Promise.all(
     callers.map(async (caller) => {
@@ -406,12 +560,15 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     }),
   );
   const marker = suffix();
+  const EVENT_TYPES = ['sos.opened', 'ticket.created'] as const;
   for (const relation of PATIENT_RELATIONS) {
     const fixture = fixtures.get(relation);
     if (fixture === undefined) continue;
-    await database.withTenant(fixture.facts.tenantId, (tx) =>
-      publishEvent(tx, fixture.facts.tenantId, { type: 'sos.opened', patientId: fixture.patientId, healthCenterId: fixture.centerId, payload: { marker, relation } }),
-    );
+    for (const type of EVENT_TYPES) {
+      await database.withTenant(fixture.facts.tenantId, (tx) =>
+        publishEvent(tx, fixture.facts.tenantId, { type, patientId: fixture.patientId, healthCenterId: fixture.centerId, payload: { marker, relation: `${relation} ${type}` } }),
+      );
+    }
   }
   await database.withTenant(tenant.id, (tx) => publishEvent(tx, tenant.id, { type: 'system.notice', patientId: null, healthCenterId: null, payload: { marker, relation: 'none' } }));
   // The hub reads at each notification and at least every 2 s: wait for the whole-tenant callers' copy.
@@ -419,16 +576,19 @@ it('decides every patient-scoped route and /ws for every role and relation exact
   const deadline = Date.now() + 10_000;
   const relationsOf = (received: LiveServerMessage[]) =>
     received.flatMap((message) => ('payload' in message && (message.payload as { marker?: string }).marker === marker ? [(message.payload as { relation: string }).relation] : []));
-  while (Date.now() < deadline && relationsOf(rootSocket?.received ?? []).length < 5) await new Promise((resolve) => setTimeout(resolve, 50));
+  const rootSees = [...fixtures.values()].filter((fixture) => fixture.facts.tenantId === tenant.id).length * EVENT_TYPES.length + 1;
+  while (Date.now() < deadline && relationsOf(rootSocket?.received ?? []).length < rootSees) await new Promise((resolve) => setTimeout(resolve, 50));
   await new Promise((resolve) => setTimeout(resolve, 500));
   for (const { caller, socket, received } of sockets) {
     const got = new Set(relationsOf(received));
     for (const relation of PATIENT_RELATIONS) {
       const fixture = fixtures.get(relation);
       if (fixture === undefined) continue;
-      tried++;
-      const expected = canReadPatient(caller.subject, tenant.id, fixture.facts);
-      if (got.has(relation) !== expected) mismatches.push(`${caller.name} /ws [${relation}]: expected ${expected ? 'delivered' : 'withheld'}`);
+      for (const type of EVENT_TYPES) {
+        tried++;
+        const expected = canSeePatientEvent(caller.subject, tenant.id, { tenantId: fixture.facts.tenantId, type, patientId: fixture.patientId, healthCenterId: fixture.centerId, patient: fixture.facts });
+        if (got.has(`${relation} ${type}`) !== expected) mismatches.push(`${caller.name} /ws [${relation}] ${type}: expected ${expected ? 'delivered' : 'withheld'}`);
+      }
     }
     tried++;
     const seesNoPatientEvent = caller.subject.kind === 'staff' && caller.subject.centers === 'all';
@@ -436,6 +596,6 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     socket.close();
   }
 
-  console.log(`patient access: ${String(tried)} combinations tried (${String(patientRoutes.length)} routes × ${String(callers.length)} callers × ${String(PATIENT_RELATIONS.length)} relations, ${String(lists.length)} lists, /ws), ${String(mismatches.length)} differ from the rule`);
+  console.log(`patient access: ${String(tried)} combinations tried (${String(patientRoutes.length)} routes × ${String(callers.length)} callers × ${String(PATIENT_RELATIONS.length)} relations, ${String(lists.length)} lists, ${String(selfReads.length)} self reads with the profile header, /ws × ${String(EVENT_TYPES.length)} event types), ${String(mismatches.length)} differ from the rule`);
   expect(mismatches).toEqual([]);
 }, 600_000);

@@ -56,6 +56,7 @@ const EXEMPT: Record<string, string> = {
   'GET /health/phone-history/getPhoneNameList': 'distinct phone model names; no account or patient',
   'GET /health/phone-history/getAppVersionList': 'distinct app versions; no account or patient',
   'GET /health/thresholds/defaults': 'the tenant’s default thresholds; no patient',
+  'GET /health/me/doctors': 'the patient app’s doctor search: the tenant’s doctors, no patient is named',
 };
 
 /** Role-gated lookups answer only the roles of their console area: who calls them. */
@@ -78,6 +79,15 @@ const CALLER_OF: Record<string, string> = {
   '/health/me/sport/:recordId': 'patient@demo.example',
   '/health/me/weight': 'patient@demo.example',
   '/health/me/devices': 'patient@demo.example',
+  '/health/me/followers': 'patient@demo.example',
+  // Accounts with the phones of two of the patient's followers: one invited, one that confirmed.
+  '/health/me/invitations': 'invited-follower@demo.example',
+  '/health/me/following': 'follower@demo.example',
+  '/health/me/sub-users': 'patient@demo.example',
+  '/health/me/profiles': 'patient@demo.example',
+  '/health/me/doctors/:id': 'patient@demo.example',
+  '/health/me/care-team': 'patient@demo.example',
+  '/health/me/requests': 'patient@demo.example',
 };
 
 let testDb: TestDatabase;
@@ -180,6 +190,27 @@ it('audits every read of a patient’s data with one row naming the patient', as
   );
   await asOwner(testDb.ownerUrl, 'UPDATE patients SET user_id = NULL WHERE user_id = $1 AND id <> $2', [patientUser.id, patient.id]);
   await asOwner(testDb.ownerUrl, 'UPDATE patients SET user_id = $1 WHERE id = $2', [patientUser.id, patient.id]);
+  // Two app accounts with the phones of the patient's first two followers (the demo password): one
+  // still invited, one that confirmed (its grant comes with the confirmed row).
+  const [invitedContact, confirmedContact] = await asOwner<{ id: string; phone: string }>(
+    testDb.ownerUrl,
+    'SELECT id, phone FROM patient_contacts WHERE patient_id = $1 ORDER BY created_at, id LIMIT 2',
+    [patient.id],
+  );
+  for (const [email, contact] of [['invited-follower@demo.example', invitedContact], ['follower@demo.example', confirmedContact]] as const) {
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO users (tenant_id, id, email, phone, first_name, last_name, role, password_hash)
+       SELECT tenant_id, $2, $3, $4, 'Demo', 'Follower', 'PATIENT', password_hash FROM users WHERE id = $1`,
+      [patientUser.id, uuidv7(), email, contact?.phone ?? ''],
+    );
+  }
+  await asOwner(
+    testDb.ownerUrl,
+    `UPDATE patient_contacts SET invitation_status = 'CONFIRMED', confirmed_at = now(),
+            follower_user_id = (SELECT id FROM users WHERE email = 'follower@demo.example') WHERE id = $1`,
+    [confirmedContact?.id ?? ''],
+  );
 
   const tokens = new Map<string, string>();
   const tokenOf = async (login: string) => {
@@ -287,6 +318,7 @@ it('audits every read of a patient’s data with one row naming the patient', as
     if (url.startsWith('/account/tickets/')) return ticket.id;
     if (url.startsWith('/account/devices/')) return device.id;
     if (url.startsWith('/account/user/')) return patientUser.id;
+    if (url.startsWith('/health/me/doctors/')) return doctor.id;
     return undefined;
   };
   const deviceSearch = `search=${encodeURIComponent(device.account_username)}`;
@@ -297,6 +329,7 @@ it('audits every read of a patient’s data with one row naming the patient', as
     '/account/tickets': `search=${patient.patient_code}`,
     '/account/messages': `search=${patient.patient_code}`,
     '/account/requests': 'box=sent',
+    '/health/me/requests': 'box=sent',
     '/account/log/history': `userId=${patientUser.id}`,
     '/account/devices': deviceSearch,
     '/account/devices/export': deviceSearch,

@@ -28,7 +28,8 @@ export async function seedDemoAlerts(tx: TenantTransaction, data: DemoTenantData
       name: NAMES[(index + slot) % NAMES.length] ?? 'Mai',
       phone: `0912${String(index).padStart(3, '0')}${String(slot).padStart(3, '0')}`,
       relationship: RELATIONSHIPS[(index + slot) % RELATIONSHIPS.length] ?? 'OTHER',
-      invitationStatus: slot === 1 ? 'SENT' : 'CONFIRMED',
+      // Invitations not answered yet: a confirmed follower is an app account that accepted one.
+      invitationStatus: slot === 2 ? 'RESENT' : 'SENT',
       favourite: slot === 0,
       createdAt: now,
       updatedAt: now,

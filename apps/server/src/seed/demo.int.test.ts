@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp } from '../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../test/database.js';
+import { DEMO_RELATIVE_EMAIL } from './demo-followers.js';
 import { DEMO_DUTY_OPERATOR_EMAIL, DEMO_PASSWORD, DEMO_TENANT_CODE, seedDemo } from './demo.js';
 
 let testDb: TestDatabase;
@@ -35,7 +36,7 @@ it('creates the demo tenant once, with scopes, centers, patients, devices and a 
   expect(afterFirst).toMatchObject({
     scopes: 5,
     centers: 3,
-    patients: 40,
+    patients: 41,
     devices: 40,
     levels: 3,
     statuses: 4,
@@ -113,4 +114,31 @@ it('seeds the simulated duty operator’s own operator account', async () => {
   );
   expect(open?.count).toBeGreaterThan(1);
   expect(list.json()).toMatchObject({ resultCode: 200, data: { total: open?.count } });
+});
+
+it('seeds a follower of the demo patient with its own app login, and a sub-user the demo patient holds', async () => {
+  await seedDemo(testDb.database);
+  const login = await app.inject({
+    method: 'POST',
+    url: '/auth/oauth-token',
+    payload: {
+      tenant: DEMO_TENANT_CODE,
+      username: DEMO_RELATIVE_EMAIL,
+      password: DEMO_PASSWORD,
+      grant_type: 'password',
+      app: 'patient',
+    },
+  });
+  const token = login.json<{ data: { accessToken: string } }>().data.accessToken;
+  const following = await app.inject({
+    method: 'GET',
+    url: '/health/me/following',
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(following.json()).toMatchObject({ resultCode: 200, data: [{ name: 'Hung Pham', contactType: 'CARING' }] });
+  const [subUser] = await asOwner<{ first_name: string; holder: string }>(
+    testDb.ownerUrl,
+    `SELECT s.first_name, u.email AS holder FROM patients s JOIN users u ON u.id = s.holder_user_id WHERE s.account_kind = 'SUB_USER'`,
+  );
+  expect(subUser).toEqual({ first_name: 'Linh', holder: 'patient@demo.example' });
 });

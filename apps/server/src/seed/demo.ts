@@ -20,6 +20,7 @@ import { findPlatformTenant } from '../modules/tenants/store.js';
 import { seedDemoCareTeam } from './demo-care-team.js';
 import { seedDemoAlerts } from './demo-alerts.js';
 import { seedDemoDevices } from './demo-devices.js';
+import { seedDemoFollowers } from './demo-followers.js';
 import { demoPatientDetails } from './demo-patients.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 
@@ -326,6 +327,7 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
   await seedDemoCareTeam(tx, data);
   await seedDemoDevices(tx, data);
   await seedDemoAlerts(tx, data);
+  await seedDemoFollowers(tx, data, passwordHash);
 }
 
 /** What the tenant seed created, for the per-domain seeds that build on it. */

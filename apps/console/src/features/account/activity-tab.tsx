@@ -16,7 +16,7 @@ export function isAuditAction(value: string): value is AuditAction {
 
 /** My activity: the caller's own audit history (sign-ins, password and profile changes…). */
 export function ActivityTab() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('account');
   const session = useSession();
   const [page, setPage] = useState(0);
   const [action, setAction] = useState<AuditAction | null>(null);

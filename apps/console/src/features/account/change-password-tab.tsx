@@ -23,7 +23,7 @@ const FIELD_OF_CODE: Partial<Record<string, 'password' | 'newPassword'>> = {
 
 /** Change password (spec §5: the tenant's rule, confirmation matches, new differs from old). */
 export function ChangePasswordTab() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['common', 'account']);
   const rule = usePasswordRule();
   const form = useFormState(EMPTY);
   const { values } = form;
@@ -68,7 +68,7 @@ export function ChangePasswordTab() {
   const showAlert = mutation.isError && (errorCode === undefined || FIELD_OF_CODE[errorCode] === undefined);
 
   return (
-    <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-label={t('changePassword.formLabel')}>
+    <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-label={t('account:changePassword.formLabel')}>
       <Paper withBorder radius="md" p="lg" maw={560}>
         <Stack gap="md">
           {isDone ? (
@@ -76,10 +76,10 @@ export function ChangePasswordTab() {
               color="teal"
               variant="light"
               role="status"
-              title={t('changePassword.doneTitle')}
+              title={t('account:changePassword.doneTitle')}
               data-testid="password-changed"
             >
-              {t('changePassword.doneMessage')}
+              {t('account:changePassword.doneMessage')}
             </Alert>
           ) : null}
           {showAlert ? (
@@ -88,7 +88,7 @@ export function ChangePasswordTab() {
             </Alert>
           ) : null}
           <PasswordInput
-            label={t('changePassword.current')}
+            label={t('account:changePassword.current')}
             value={values.password}
             onChange={(event) => {
               form.setField('password', event.currentTarget.value);
@@ -102,7 +102,7 @@ export function ChangePasswordTab() {
             password={values.newPassword}
             confirmation={values.confirmation}
             rule={rule}
-            passwordLabel={t('changePassword.new')}
+            passwordLabel={t('account:changePassword.new')}
             passwordError={form.errorOf('newPassword')}
             confirmationError={form.errorOf('confirmation')}
             onPasswordChange={(value) => {
@@ -114,7 +114,7 @@ export function ChangePasswordTab() {
           />
           <Group justify="flex-end">
             <Button type="submit" loading={mutation.isPending}>
-              {t('changePassword.submit')}
+              {t('account:changePassword.submit')}
             </Button>
           </Group>
         </Stack>

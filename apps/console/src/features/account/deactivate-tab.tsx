@@ -32,7 +32,7 @@ function deactivate(body: { duration: DeactivationDuration; password: string }) 
  * with the message as a toast that stays there. A doctor's request waits for an admin instead.
  */
 export function DeactivateTab() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['common', 'account']);
   const navigate = useNavigate();
   const form = useFormState<DeactivateValues>({ duration: null, password: '' });
   const [requestedUntil, setRequestedUntil] = useState<string | null | undefined>(undefined);
@@ -47,10 +47,10 @@ export function DeactivateTab() {
       }
       notifications.show({
         color: 'orange',
-        title: t('deactivate.doneTitle'),
+        title: t('account:deactivate.doneTitle'),
         message: result.until
-          ? t('deactivate.doneUntil', { date: formatDateTime(result.until) })
-          : t('deactivate.doneIndefinitely'),
+          ? t('account:deactivate.doneUntil', { date: formatDateTime(result.until) })
+          : t('account:deactivate.doneIndefinitely'),
         withCloseButton: true,
         closeButtonProps: { 'aria-label': t('toast.close') },
       });
@@ -80,21 +80,21 @@ export function DeactivateTab() {
     );
 
   return (
-    <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-label={t('deactivate.formLabel')}>
+    <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-label={t('account:deactivate.formLabel')}>
       <Paper withBorder radius="md" p="lg" maw={560}>
         <Stack gap="md">
-          <Alert color="orange" variant="light" title={t('deactivate.warningTitle')}>
-            {t('deactivate.warning')}
+          <Alert color="orange" variant="light" title={t('account:deactivate.warningTitle')}>
+            {t('account:deactivate.warning')}
           </Alert>
           {requestedUntil !== undefined ? (
             <Alert
               color="blue"
               variant="light"
               role="status"
-              title={t('deactivate.requestedTitle')}
+              title={t('account:deactivate.requestedTitle')}
               data-testid="deactivation-requested"
             >
-              {t('deactivate.requested')}
+              {t('account:deactivate.requested')}
             </Alert>
           ) : null}
           {showAlert ? (
@@ -103,11 +103,11 @@ export function DeactivateTab() {
             </Alert>
           ) : null}
           <Select
-            label={t('deactivate.duration')}
-            placeholder={t('deactivate.durationPlaceholder')}
+            label={t('account:deactivate.duration')}
+            placeholder={t('account:deactivate.durationPlaceholder')}
             data={DEACTIVATION_DURATIONS.map((duration) => ({
               value: duration,
-              label: t(`deactivate.durations.${duration}`),
+              label: t(`account:deactivate.durations.${duration}`),
             }))}
             value={form.values.duration}
             onChange={(value) => {
@@ -121,8 +121,8 @@ export function DeactivateTab() {
             withAsterisk
           />
           <PasswordInput
-            label={t('deactivate.password')}
-            description={t('deactivate.passwordHint')}
+            label={t('account:deactivate.password')}
+            description={t('account:deactivate.passwordHint')}
             value={form.values.password}
             onChange={(event) => {
               form.setField('password', event.currentTarget.value);
@@ -133,11 +133,11 @@ export function DeactivateTab() {
             withAsterisk
           />
           <Text fz="xs" c="dimmed">
-            {t('deactivate.recovery')}
+            {t('account:deactivate.recovery')}
           </Text>
           <Group justify="flex-end">
             <Button type="submit" color="red" loading={mutation.isPending}>
-              {t('deactivate.submit')}
+              {t('account:deactivate.submit')}
             </Button>
           </Group>
         </Stack>

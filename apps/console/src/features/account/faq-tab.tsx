@@ -14,7 +14,7 @@ const QUESTIONS = [
 ] as const;
 
 export function FaqTab() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('account');
   return (
     <Stack gap="md" maw={820}>
       <Text c="dimmed" fz="sm">

@@ -6,7 +6,7 @@ import { useSession } from '../shell/session-context';
 
 /** Terms and privacy: what the user accepted, one click away inside the console. */
 export function LegalTab() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('account');
   const { area } = useSession();
   const documents = [
     { id: 'terms', path: 'terms', title: t('legal.termsTitle'), text: t('legal.termsText') },

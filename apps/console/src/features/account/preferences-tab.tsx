@@ -22,7 +22,7 @@ function timeZoneOptions(current: string | null): string[] {
 }
 
 function PreferencesForm({ profile }: { profile: Profile }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['common', 'account']);
   const session = useSession();
   const queryClient = useQueryClient();
   const zones = useMemo(() => timeZoneOptions(profile.timeZone || null), [profile.timeZone]);
@@ -45,21 +45,21 @@ function PreferencesForm({ profile }: { profile: Profile }) {
       queryClient.setQueryData(profileQuery(session.user.userId).queryKey, updated);
       // The saved language is also the interface's, at once.
       if (isSupportedLanguage(updated.language)) changeLanguage(updated.language);
-      notifySuccess(t('preferences.saved'));
+      notifySuccess(t('account:preferences.saved'));
     },
   });
 
   const onSubmit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (timeZone === null || !isSupportedTimeZone(timeZone)) {
-      setTimeZoneError(t('preferences.timeZoneRequired'));
+      setTimeZoneError(t('account:preferences.timeZoneRequired'));
       return;
     }
     if (!save.isPending) save.mutate();
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={t('preferences.formLabel')}>
+    <form onSubmit={onSubmit} noValidate aria-label={t('account:preferences.formLabel')}>
       <Paper withBorder radius="md" p="lg" maw={560}>
         <Stack gap="md">
           {save.isError ? (
@@ -68,8 +68,8 @@ function PreferencesForm({ profile }: { profile: Profile }) {
             </Alert>
           ) : null}
           <Select
-            label={t('preferences.language')}
-            description={t('preferences.languageHint')}
+            label={t('account:preferences.language')}
+            description={t('account:preferences.languageHint')}
             data={SUPPORTED_LANGUAGES.map((code) => ({ value: code, label: t(`language.${code}`) }))}
             value={language}
             onChange={(value) => {
@@ -78,9 +78,9 @@ function PreferencesForm({ profile }: { profile: Profile }) {
             allowDeselect={false}
           />
           <Select
-            label={t('preferences.timeZone')}
-            description={t('preferences.timeZoneHint')}
-            placeholder={t('preferences.timeZonePlaceholder')}
+            label={t('account:preferences.timeZone')}
+            description={t('account:preferences.timeZoneHint')}
+            placeholder={t('account:preferences.timeZonePlaceholder')}
             data={zones}
             value={timeZone}
             onChange={(value) => {
@@ -90,12 +90,12 @@ function PreferencesForm({ profile }: { profile: Profile }) {
             error={timeZoneError}
             searchable
             limit={200}
-            nothingFoundMessage={t('preferences.timeZoneNoMatch')}
+            nothingFoundMessage={t('account:preferences.timeZoneNoMatch')}
             allowDeselect={false}
           />
           <Group justify="space-between">
             <Text fz="xs" c="dimmed">
-              {t('preferences.browserZone', { zone: Intl.DateTimeFormat().resolvedOptions().timeZone })}
+              {t('account:preferences.browserZone', { zone: Intl.DateTimeFormat().resolvedOptions().timeZone })}
             </Text>
             <Button type="submit" loading={save.isPending}>
               {t('actions.save')}
@@ -109,7 +109,7 @@ function PreferencesForm({ profile }: { profile: Profile }) {
 
 /** Language and time zone tab. */
 export function PreferencesTab() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['common', 'account']);
   const session = useSession();
   const profile = useQuery(profileQuery(session.user.userId));
   if (profile.isPending) return <LoadingState />;

@@ -1,14 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
-import {
-  checkTokenResponseSchema,
-  permissionListSchema,
-  publicTenantSchema,
-  tenantSettingsResponseSchema,
-  type CheckTokenResponse,
-  type TenantSummary,
-} from '@rpm/contracts';
-import { api } from '../../api/client';
+import type { CheckTokenResponse, TenantSummary } from '@rpm/contracts';
+import { api, type LazyResponseSchema, type ResponseSchema } from '../../api/client';
 import type { TenantSettingsMap } from '../../theme';
+import type * as AuthSchemaModule from './auth-schemas';
 import { rememberTenant } from './remembered-tenant';
 
 /**
@@ -16,6 +10,18 @@ import { rememberTenant } from './remembered-tenant';
  * in one call and the next user never sees the previous one's data.
  */
 export const SESSION_QUERY_ROOT = 'session';
+
+type AuthSchemas = typeof AuthSchemaModule;
+
+/**
+ * The schemas of the sign-in and startup calls, fetched with the first of them: the login page
+ * itself loads no schema library (zod), whose code weighs more than the page.
+ */
+function authSchema<K extends keyof AuthSchemas>(
+  name: K,
+): LazyResponseSchema<AuthSchemas[K] extends ResponseSchema<infer T> ? T : never> {
+  return () => import('./auth-schemas').then((schemas) => schemas[name] as never);
+}
 
 export interface SignInRequest {
   tenant: string;
@@ -35,7 +41,7 @@ export interface TenantSettingsSnapshot {
 export const sessionQuery = () =>
   queryOptions({
     queryKey: [SESSION_QUERY_ROOT, 'check-token'],
-    queryFn: ({ signal }) => api.get('/auth/check-token', { schema: checkTokenResponseSchema, signal }),
+    queryFn: ({ signal }) => api.get('/auth/check-token', { schema: authSchema('checkTokenResponseSchema'), signal }),
     staleTime: Number.POSITIVE_INFINITY,
     meta: { errorDisplay: 'inline' },
   });
@@ -45,7 +51,7 @@ export const permissionsQuery = (userId: string) =>
   queryOptions({
     queryKey: [SESSION_QUERY_ROOT, userId, 'permissions'],
     queryFn: async ({ signal }) => {
-      const result = await api.post('/auth/permission', {}, { schema: permissionListSchema, signal });
+      const result = await api.post('/auth/permission', {}, { schema: authSchema('permissionListSchema'), signal });
       return result.permissions;
     },
     staleTime: Number.POSITIVE_INFINITY,
@@ -58,7 +64,7 @@ export const tenantSettingsQuery = (userId: string) =>
     queryKey: [SESSION_QUERY_ROOT, userId, 'tenant-settings'],
     queryFn: async ({ signal }): Promise<TenantSettingsSnapshot> => {
       const result = await api.get('/account/tenant/setting/getAll', {
-        schema: tenantSettingsResponseSchema,
+        schema: authSchema('tenantSettingsResponseSchema'),
         signal,
       });
       const settings: TenantSettingsMap = {};
@@ -78,7 +84,7 @@ export const publicTenantQuery = (code: string) =>
   queryOptions({
     queryKey: ['public', 'tenant-by-code', code],
     queryFn: ({ signal }) =>
-      api.get(`/manage/tenant/by-code/${encodeURIComponent(code)}`, { schema: publicTenantSchema, signal }),
+      api.get(`/manage/tenant/by-code/${encodeURIComponent(code)}`, { schema: authSchema('publicTenantSchema'), signal }),
     staleTime: 5 * 60_000,
     retry: false,
     meta: { errorDisplay: 'inline' },
@@ -88,7 +94,7 @@ export const publicTenantQuery = (code: string) =>
 export const tenantByHostQuery = () =>
   queryOptions({
     queryKey: ['public', 'tenant-by-host'],
-    queryFn: ({ signal }) => api.get('/manage/tenant/by-host', { schema: publicTenantSchema.nullable(), signal }),
+    queryFn: ({ signal }) => api.get('/manage/tenant/by-host', { schema: authSchema('nullablePublicTenantSchema'), signal }),
     staleTime: Number.POSITIVE_INFINITY,
     retry: false,
     meta: { errorDisplay: 'inline' },
@@ -104,7 +110,7 @@ export async function signIn(request: SignInRequest): Promise<CheckTokenResponse
       grant_type: 'password',
       remember_me: request.rememberMe,
     },
-    { schema: checkTokenResponseSchema },
+    { schema: authSchema('checkTokenResponseSchema') },
   );
   // The next visit starts with this tenant's code already filled in.
   rememberTenant(request.tenant);

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSetBranding } from '../shell/branding';
 import { SESSION_QUERY_ROOT } from './auth-api';
+import { sessionEndShown } from './use-end-session';
 
 /**
  * Drops everything cached for the previous user and their tenant's branding. Run by the login page
@@ -14,5 +15,6 @@ export function useForgetSession(): void {
   useEffect(() => {
     queryClient.removeQueries({ queryKey: [SESSION_QUERY_ROOT] });
     setBranding(null);
+    sessionEndShown();
   }, [queryClient, setBranding]);
 }

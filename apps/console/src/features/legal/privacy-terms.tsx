@@ -33,7 +33,7 @@ function splitText(text: string, separator: RegExp): string[] {
 
 /** The privacy terms (spec §9: effective 3 November 2021, Vietnamese law, 18 and over). */
 export function PrivacyTerms() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('legal');
   usePageTitle(t('privacy.pageTitle'));
   return (
     <Stack gap="lg" maw={820}>

@@ -17,7 +17,7 @@ const SECTIONS = [
 
 /** The terms of use accepted at registration (spec §5), next to the privacy terms. */
 export function TermsOfUse() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('legal');
   usePageTitle(t('terms.pageTitle'));
   return (
     <Stack gap="lg" maw={820}>

@@ -1,6 +1,5 @@
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import {
-  contactSchema,
   messageSchema,
   pageOf,
   sosCaseDetailSchema,
@@ -20,7 +19,6 @@ import {
   type TicketCreate,
   type TicketStatus,
 } from '@rpm/contracts';
-import { z } from 'zod';
 import { api } from '../../api/client';
 import { MESSAGES_QUERY_KEY, SOS_CASES_QUERY_KEY, TICKETS_QUERY_KEY } from './query-keys';
 
@@ -179,14 +177,6 @@ export const messageListQuery = (filter: MessageFilter) =>
         { schema: pageOf(messageSchema), signal },
       ),
     placeholderData: keepPreviousData,
-    meta: { errorDisplay: 'inline' },
-  });
-
-export const patientContactsQuery = (patientId: string) =>
-  queryOptions({
-    queryKey: [...SOS_CASES_QUERY_KEY, 'contacts', patientId],
-    queryFn: ({ signal }) =>
-      api.get(`/account/patients/${enc(patientId)}/contacts`, { schema: z.array(contactSchema), signal }),
     meta: { errorDisplay: 'inline' },
   });
 

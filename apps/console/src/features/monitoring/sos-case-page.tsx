@@ -27,6 +27,7 @@ import { Link, useParams } from 'react-router';
 import { errorMessageFor } from '../../api/error-reaction';
 import { formatDateTime } from '../../lib/format';
 import { messageText, notifySuccess } from '../../lib/notify';
+import { FavouriteStar, InvitationBadge } from '../contacts/follower-badges';
 import { PatientStatusBadge } from '../patients/patient-status-badge';
 import { ErrorState, LoadingState } from '../shell/query-states';
 import { usePermissions } from '../shell/permissions';
@@ -269,16 +270,23 @@ function SosCaseView({ sosCase }: { sosCase: SosCaseDetail }) {
           ) : (
             <Table aria-label={t('sos.detail.followers')} data-testid="followers-table">
               <Table.Tbody>
+                {/* In the server's order (favourite first, then emergency): the order calls are placed. */}
                 {sosCase.followers.map((follower) => (
-                  <Table.Tr key={follower.id}>
+                  <Table.Tr key={follower.id} data-testid="sos-follower">
                     <Table.Td>
-                      <Text fw={600} fz="sm">
-                        {follower.name} {follower.favourite ? '★' : ''}
-                      </Text>
+                      <Group gap={6} wrap="nowrap">
+                        <Text fw={600} fz="sm">
+                          {follower.name}
+                        </Text>
+                        <FavouriteStar isFavourite={follower.favourite} />
+                      </Group>
                       <Text fz="xs" c="dimmed">
                         {t(`relationship.${follower.relationship}`)} ·{' '}
                         {t(`contactType.${follower.contactType}`)}
                       </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <InvitationBadge status={follower.invitationStatus} />
                     </Table.Td>
                     <Table.Td ff="monospace">{follower.phone}</Table.Td>
                     <Table.Td>

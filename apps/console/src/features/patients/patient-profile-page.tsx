@@ -6,6 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { isApiError } from '../../api/api-error';
 import { formatDate, toDisplayDate } from '../../lib/format';
+import { PatientFollowersTab } from '../contacts/patient-followers-tab';
+import { PatientSubUsersTab, SubUserOfMark } from '../contacts/patient-sub-users';
 import { PatientDevicesTab } from '../devices/patient-devices-tab';
 import { PatientCareTeamTab } from '../doctors/patient-care-team-tab';
 import { PatientHealthTab } from '../health/patient-health-tab';
@@ -98,6 +100,8 @@ export function PatientProfilePage() {
   const closeDialog = () => {
     setDialog(null);
   };
+  // Only an account with a login of its own can hold sub-users (a sub-user never does).
+  const holdsSubUsers = patient.data?.accountKind === 'MAIN' && patient.data.userId !== null;
 
   return (
     <Stack gap="lg" maw={1280}>
@@ -132,6 +136,9 @@ export function PatientProfilePage() {
               <Text c="dimmed" fz="sm" ff="monospace">
                 {patient.data.patientCode}
               </Text>
+              {patient.data.accountKind === 'SUB_USER' && patient.data.holder !== null ? (
+                <SubUserOfMark holder={patient.data.holder} />
+              ) : null}
             </Stack>
             <Group gap="sm">
               <Can permission="health.update">
@@ -169,6 +176,10 @@ export function PatientProfilePage() {
                 <Tabs.Tab value="health">{t('profile.tabs.health')}</Tabs.Tab>
                 <Tabs.Tab value="devices">{t('profile.tabs.devices')}</Tabs.Tab>
                 <Tabs.Tab value="careTeam">{t('profile.tabs.careTeam')}</Tabs.Tab>
+                <Can permission="relative.view">
+                  <Tabs.Tab value="followers">{t('profile.tabs.followers')}</Tabs.Tab>
+                </Can>
+                {holdsSubUsers ? <Tabs.Tab value="subUsers">{t('profile.tabs.subUsers')}</Tabs.Tab> : null}
                 <Tabs.Tab value="files">{t('profile.tabs.files')}</Tabs.Tab>
                 <Tabs.Tab value="history">{t('profile.tabs.history')}</Tabs.Tab>
               </Tabs.List>
@@ -184,6 +195,16 @@ export function PatientProfilePage() {
               <Tabs.Panel value="careTeam" pt="lg">
                 <PatientCareTeamTab patientId={patient.data.id} />
               </Tabs.Panel>
+              <Can permission="relative.view">
+                <Tabs.Panel value="followers" pt="lg">
+                  <PatientFollowersTab patientId={patient.data.id} />
+                </Tabs.Panel>
+              </Can>
+              {holdsSubUsers ? (
+                <Tabs.Panel value="subUsers" pt="lg">
+                  <PatientSubUsersTab patientId={patient.data.id} />
+                </Tabs.Panel>
+              ) : null}
               <Tabs.Panel value="files" pt="lg">
                 <PatientFilesTab patientId={patient.data.id} />
               </Tabs.Panel>

@@ -4,6 +4,7 @@ import { PATIENT_STATUSES, type PatientSummary } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDate, toDisplayDate } from '../../lib/format';
+import { SubUserBadge } from '../contacts/patient-sub-users';
 import { doctorListQuery } from '../doctors/doctors-api';
 import { downloadFile } from '../imports/imports-api';
 import { useOrgReach } from '../levels/use-org-reach';
@@ -99,9 +100,19 @@ export function PatientsPage() {
           <Anchor component={Link} to={row.id} fw={600} aria-label={t('list.open', { name: row.fullName })}>
             {row.fullName}
           </Anchor>
-          <Text fz="xs" c="dimmed">
-            {row.email ?? ''}
-          </Text>
+          {row.accountKind === 'SUB_USER' ? (
+            // A sub-user has no login or email of its own: say whose account holds it.
+            <Group gap={4}>
+              <SubUserBadge />
+              <Text fz="xs" c="dimmed">
+                {row.holder?.name ?? ''}
+              </Text>
+            </Group>
+          ) : (
+            <Text fz="xs" c="dimmed">
+              {row.email ?? ''}
+            </Text>
+          )}
         </>
       ),
     },

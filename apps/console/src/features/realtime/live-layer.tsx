@@ -1,6 +1,6 @@
 import type { LiveEvent } from '@rpm/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { refreshSession } from '../../api/client';
 import { useEndSession } from '../auth/use-end-session';
 import { useSession } from '../shell/session-context';
@@ -9,7 +9,15 @@ import { LiveClient, type LiveStatus } from './live-client';
 import { LiveContext, type LiveHandler, type LiveLayerValue } from './live-context';
 import { invalidateForEvent } from './live-invalidation';
 import { sosAlertOf, type SosAlert } from './sos-alert';
-import { SosPopup } from './sos-popup';
+
+/**
+ * The SOS popup (a modal dialog with its focus trap and scroll lock) is fetched once the layer is
+ * drawn, alongside the first screen rather than before it, and mounted from the first SOS on. An SOS
+ * that arrives before its code rings the alarm at once and waits in the layer's state; the popup
+ * shows it when the code is there.
+ */
+const loadSosPopup = () => import('./sos-popup');
+const SosPopup = lazy(() => loadSosPopup().then((module) => ({ default: module.SosPopup })));
 
 /**
  * The console's live layer, mounted once inside the signed-in frame: one socket, the central
@@ -22,6 +30,7 @@ export function LiveLayer({ children }: { children: ReactNode }) {
   const endSession = useEndSession();
   const [status, setStatus] = useState<LiveStatus>('connecting');
   const [sosAlerts, setSosAlerts] = useState<SosAlert[]>([]);
+  const [hasHadSos, setHasHadSos] = useState(false);
   const listeners = useRef(new Map<string, Set<LiveHandler>>());
   const latest = useRef({ endSession, isPopupOn: false });
   latest.current = {
@@ -42,6 +51,7 @@ export function LiveLayer({ children }: { children: ReactNode }) {
           setSosAlerts((current) =>
             current.some((item) => item.caseId === alert.caseId) ? current : [...current, alert],
           );
+          setHasHadSos(true);
           playAlarm();
         }
       }
@@ -56,6 +66,8 @@ export function LiveLayer({ children }: { children: ReactNode }) {
       refreshSession,
     });
     client.start();
+    // A failed fetch is tried again when an SOS needs the popup.
+    loadSosPopup().catch(() => undefined);
     return () => {
       client.stop();
     };
@@ -79,13 +91,17 @@ export function LiveLayer({ children }: { children: ReactNode }) {
   return (
     <LiveContext.Provider value={value}>
       {children}
-      <SosPopup
-        alerts={sosAlerts}
-        area={session.area}
-        onDismiss={(caseId) => {
-          setSosAlerts((current) => current.filter((item) => item.caseId !== caseId));
-        }}
-      />
+      {hasHadSos ? (
+        <Suspense fallback={null}>
+          <SosPopup
+            alerts={sosAlerts}
+            area={session.area}
+            onDismiss={(caseId) => {
+              setSosAlerts((current) => current.filter((item) => item.caseId !== caseId));
+            }}
+          />
+        </Suspense>
+      ) : null}
     </LiveContext.Provider>
   );
 }

@@ -36,19 +36,19 @@ function UserChoices({
   value: string | null;
   onChange: (user: AssignableUser) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['common', 'roles']);
   const users = useQuery(assignableUsersQuery(search, 0, USER_PAGE_SIZE));
   if (users.isPending) return <LoadingState />;
   if (users.isError)
     return (
       <ErrorState
         error={users.error}
-        title={t('rolesPage.usersLoadFailed')}
+        title={t('roles:rolesPage.usersLoadFailed')}
         onRetry={() => void users.refetch()}
       />
     );
   if (users.data.items.length === 0)
-    return <EmptyList title={t('rolesPage.noUsers')} description={t('rolesPage.noUsersHint')} />;
+    return <EmptyList title={t('roles:rolesPage.noUsers')} description={t('roles:rolesPage.noUsersHint')} />;
   return (
     <Radio.Group
       value={value}
@@ -56,7 +56,7 @@ function UserChoices({
         const user = users.data.items.find((item) => item.id === id);
         if (user) onChange(user);
       }}
-      label={t('rolesPage.user')}
+      label={t('roles:rolesPage.user')}
       withAsterisk
     >
       <ScrollArea.Autosize mah={260} mt={6}>
@@ -92,7 +92,7 @@ function UserChoices({
  * chosen), then confirm, because the user's sessions end and they must sign in again (spec §6).
  */
 export function AssignRoleDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
-  const { t } = useTranslation(['common', 'errors']);
+  const { t } = useTranslation(['common', 'errors', 'roles']);
   const queryClient = useQueryClient();
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search, 300);
@@ -107,14 +107,14 @@ export function AssignRoleDialog({ opened, onClose }: { opened: boolean; onClose
 
   const roleOptions = [
     {
-      group: t('rolesPage.defaultTab'),
+      group: t('roles:rolesPage.defaultTab'),
       items: TENANT_ROLES.filter((code) => isRoleBelow(code, callerRole)).map((code) => ({
         value: code,
         label: t(`roles.${code}`),
       })),
     },
     {
-      group: t('rolesPage.customTab'),
+      group: t('roles:rolesPage.customTab'),
       items: (customRoles.data?.items ?? [])
         .filter((item) => isRoleBelow(item, callerRole))
         .map((item) => ({ value: item.id, label: item.name })),
@@ -137,7 +137,7 @@ export function AssignRoleDialog({ opened, onClose }: { opened: boolean; onClose
     mutationFn: (input: { userId: string; role: string }) => assignRole(input.userId, input.role),
     meta: { errorDisplay: 'inline' },
     onSuccess: (assigned) => {
-      notifySuccess(t('rolesPage.assigned', { name: assigned.fullName, role: roleLabel }));
+      notifySuccess(t('roles:rolesPage.assigned', { name: assigned.fullName, role: roleLabel }));
       void queryClient.invalidateQueries({ queryKey: ROLES_QUERY_ROOT });
       close();
     },
@@ -155,12 +155,12 @@ export function AssignRoleDialog({ opened, onClose }: { opened: boolean; onClose
   };
 
   return (
-    <Modal opened={opened} onClose={close} title={t('rolesPage.assignTitle')} size="lg" centered>
+    <Modal opened={opened} onClose={close} title={t('roles:rolesPage.assignTitle')} size="lg" centered>
       {isConfirming && user ? (
         <Stack gap="md" data-testid="assign-confirm">
-          <Text>{t('rolesPage.assignConfirm', { name: user.fullName, role: roleLabel })}</Text>
+          <Text>{t('roles:rolesPage.assignConfirm', { name: user.fullName, role: roleLabel })}</Text>
           <Alert color="orange" variant="light">
-            {t('rolesPage.assignSignOut', { name: user.fullName })}
+            {t('roles:rolesPage.assignSignOut', { name: user.fullName })}
           </Alert>
           {mutation.isError ? (
             <Alert color="red" variant="light" role="alert">
@@ -184,7 +184,7 @@ export function AssignRoleDialog({ opened, onClose }: { opened: boolean; onClose
               }}
               data-autofocus
             >
-              {t('rolesPage.assignConfirmButton')}
+              {t('roles:rolesPage.assignConfirmButton')}
             </Button>
           </Group>
         </Stack>
@@ -198,8 +198,8 @@ export function AssignRoleDialog({ opened, onClose }: { opened: boolean; onClose
         >
           <Stack gap="md">
             <TextInput
-              label={t('rolesPage.userSearch')}
-              placeholder={t('rolesPage.userSearchPlaceholder')}
+              label={t('roles:rolesPage.userSearch')}
+              placeholder={t('roles:rolesPage.userSearchPlaceholder')}
               leftSection={<SearchIcon />}
               value={search}
               onChange={(event) => {
@@ -217,12 +217,12 @@ export function AssignRoleDialog({ opened, onClose }: { opened: boolean; onClose
             />
             {errors.user ? (
               <Text c="red.7" fz="sm" role="alert">
-                {t('rolesPage.userRequired')}
+                {t('roles:rolesPage.userRequired')}
               </Text>
             ) : null}
             <Select
-              label={t('rolesPage.roleToAssign')}
-              placeholder={t('rolesPage.roleToAssignPlaceholder')}
+              label={t('roles:rolesPage.roleToAssign')}
+              placeholder={t('roles:rolesPage.roleToAssignPlaceholder')}
               data={roleOptions}
               value={role}
               onChange={(value) => {

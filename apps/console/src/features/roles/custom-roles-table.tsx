@@ -28,7 +28,7 @@ const PAGE_SIZE = 10;
 
 /** The tenant's custom roles: searchable by name, paged, each opening the editor. */
 export function CustomRolesTable() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['common', 'roles']);
   const { can } = usePermissions();
   // The role hierarchy (contracts roles.ts): roles based at or above the caller are theirs to view
   // only, and a role based above them is not theirs to delete.
@@ -43,8 +43,8 @@ export function CustomRolesTable() {
   return (
     <Stack gap="md">
       <TextInput
-        label={t('rolesPage.search')}
-        placeholder={t('rolesPage.searchPlaceholder')}
+        label={t('roles:rolesPage.search')}
+        placeholder={t('roles:rolesPage.searchPlaceholder')}
         leftSection={<SearchIcon />}
         value={search}
         onChange={(event) => {
@@ -58,21 +58,21 @@ export function CustomRolesTable() {
         {roles.isError ? (
           <ErrorState
             error={roles.error}
-            title={t('rolesPage.loadFailed')}
+            title={t('roles:rolesPage.loadFailed')}
             onRetry={() => void roles.refetch()}
           />
         ) : null}
         {roles.isSuccess && roles.data.items.length === 0 ? (
           <EmptyList
-            title={debouncedSearch ? t('rolesPage.noMatchTitle') : t('rolesPage.emptyTitle')}
+            title={debouncedSearch ? t('roles:rolesPage.noMatchTitle') : t('roles:rolesPage.emptyTitle')}
             description={
-              debouncedSearch ? t('rolesPage.noMatch', { search: debouncedSearch }) : t('rolesPage.empty')
+              debouncedSearch ? t('roles:rolesPage.noMatch', { search: debouncedSearch }) : t('roles:rolesPage.empty')
             }
             action={
               debouncedSearch ? null : (
                 <Can permission="permission.update">
                   <Button component={Link} to="new" leftSection={<PlusIcon />}>
-                    {t('rolesPage.create')}
+                    {t('roles:rolesPage.create')}
                   </Button>
                 </Can>
               )
@@ -84,18 +84,18 @@ export function CustomRolesTable() {
             <Table
               highlightOnHover
               verticalSpacing="sm"
-              aria-label={t('rolesPage.tableLabel')}
+              aria-label={t('roles:rolesPage.tableLabel')}
               data-testid="roles-table"
             >
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>{t('rolesPage.name')}</Table.Th>
-                  <Table.Th>{t('rolesPage.baseRole')}</Table.Th>
-                  <Table.Th ta="right">{t('rolesPage.permissionCount')}</Table.Th>
-                  <Table.Th ta="right">{t('rolesPage.userCount')}</Table.Th>
-                  <Table.Th>{t('rolesPage.updated')}</Table.Th>
+                  <Table.Th>{t('roles:rolesPage.name')}</Table.Th>
+                  <Table.Th>{t('roles:rolesPage.baseRole')}</Table.Th>
+                  <Table.Th ta="right">{t('roles:rolesPage.permissionCount')}</Table.Th>
+                  <Table.Th ta="right">{t('roles:rolesPage.userCount')}</Table.Th>
+                  <Table.Th>{t('roles:rolesPage.updated')}</Table.Th>
                   <Table.Th w={170}>
-                    <VisuallyHidden>{t('rolesPage.actions')}</VisuallyHidden>
+                    <VisuallyHidden>{t('roles:rolesPage.actions')}</VisuallyHidden>
                   </Table.Th>
                 </Table.Tr>
               </Table.Thead>

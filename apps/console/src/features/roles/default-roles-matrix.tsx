@@ -11,14 +11,14 @@ const GROUPS = Object.keys(PERMISSION_GROUPS) as PermissionGroup[];
 
 /** What each default role grants, read-only: permissions down, roles across. */
 export function DefaultRolesMatrix() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['common', 'roles']);
   const roles = useQuery(defaultRolesQuery());
   if (roles.isPending) return <LoadingState />;
   if (roles.isError)
     return (
       <ErrorState
         error={roles.error}
-        title={t('rolesPage.defaultLoadFailed')}
+        title={t('roles:rolesPage.defaultLoadFailed')}
         onRetry={() => void roles.refetch()}
       />
     );
@@ -27,7 +27,7 @@ export function DefaultRolesMatrix() {
   return (
     <Paper withBorder radius="md">
       <Text fz="sm" c="dimmed" p="md" pb={0}>
-        {t('rolesPage.defaultIntro')}
+        {t('roles:rolesPage.defaultIntro')}
       </Text>
       <ScrollArea type="auto">
         <Table
@@ -35,12 +35,12 @@ export function DefaultRolesMatrix() {
           withColumnBorders
           verticalSpacing={6}
           fz="sm"
-          aria-label={t('rolesPage.defaultTableLabel')}
+          aria-label={t('roles:rolesPage.defaultTableLabel')}
           data-testid="default-roles-matrix"
         >
           <Table.Thead>
             <Table.Tr>
-              <Table.Th miw={170}>{t('rolesPage.permission')}</Table.Th>
+              <Table.Th miw={170}>{t('roles:rolesPage.permission')}</Table.Th>
               {roles.data.map((role) => (
                 <Table.Th key={role.code} ta="center" fz="xs" miw={70} style={{ whiteSpace: 'normal' }}>
                   {t(`roles.${role.code}`)}
@@ -53,14 +53,14 @@ export function DefaultRolesMatrix() {
               <Fragment key={group}>
                 <Table.Tr bg="gray.0">
                   <Table.Td colSpan={roles.data.length + 1} fw={700} fz="xs" tt="uppercase" c="dimmed">
-                    {t(`permissionGroups.${group}`)}
+                    {t(`roles:permissionGroups.${group}`)}
                   </Table.Td>
                 </Table.Tr>
                 {PERMISSION_GROUPS[group].map((action) => {
                   const permission = `${group}.${action}` as Permission;
                   return (
                     <Table.Tr key={permission}>
-                      <Table.Td>{t(`permissions.${permission}`)}</Table.Td>
+                      <Table.Td>{t(`roles:permissions.${permission}`)}</Table.Td>
                       {roles.data.map((role) => {
                         const isGranted = grants.get(role.code)?.has(permission) ?? false;
                         return (
@@ -75,7 +75,7 @@ export function DefaultRolesMatrix() {
                               </Text>
                             )}
                             <VisuallyHidden>
-                              {isGranted ? t('rolesPage.granted') : t('rolesPage.notGranted')}
+                              {isGranted ? t('roles:rolesPage.granted') : t('roles:rolesPage.notGranted')}
                             </VisuallyHidden>
                           </Table.Td>
                         );

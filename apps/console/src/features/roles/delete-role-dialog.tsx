@@ -11,13 +11,13 @@ import { deleteRole, ROLES_QUERY_ROOT } from './roles-api';
  * message says so inside the dialog, where the user is looking.
  */
 export function DeleteRoleDialog({ role, onClose }: { role: CustomRole | null; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['common', 'roles']);
   const queryClient = useQueryClient();
   const mutation = useMutation({
     mutationFn: deleteRole,
     meta: { errorDisplay: 'inline' },
     onSuccess: () => {
-      notifySuccess(t('rolesPage.deleted', { name: role?.name ?? '' }));
+      notifySuccess(t('roles:rolesPage.deleted', { name: role?.name ?? '' }));
       void queryClient.invalidateQueries({ queryKey: ROLES_QUERY_ROOT });
       close();
     },
@@ -29,9 +29,9 @@ export function DeleteRoleDialog({ role, onClose }: { role: CustomRole | null; o
   }
 
   return (
-    <Modal opened={role !== null} onClose={close} title={t('rolesPage.deleteTitle')} centered>
+    <Modal opened={role !== null} onClose={close} title={t('roles:rolesPage.deleteTitle')} centered>
       <Stack gap="md">
-        <Text>{t('rolesPage.deleteConfirm', { name: role?.name ?? '' })}</Text>
+        <Text>{t('roles:rolesPage.deleteConfirm', { name: role?.name ?? '' })}</Text>
         {mutation.isError ? (
           <Alert color="red" variant="light" role="alert" data-testid="delete-role-error">
             {messageText(errorMessageFor(mutation.error))}

@@ -27,7 +27,7 @@ export function PermissionPicker({
   isReadOnly: boolean;
   error: string | undefined;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('roles');
   const labelId = useId();
   const toggle = (permissions: Permission[], isOn: boolean) => {
     const next = new Set(value);

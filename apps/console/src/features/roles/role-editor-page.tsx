@@ -48,7 +48,7 @@ const sameSet = (left: ReadonlySet<string>, right: readonly string[]) =>
   left.size === right.length && right.every((item) => left.has(item));
 
 function RoleForm({ role }: { role: CustomRole | null }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['common', 'roles']);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { can, permissions: held } = usePermissions();
@@ -77,7 +77,7 @@ function RoleForm({ role }: { role: CustomRole | null }) {
     meta: { errorDisplay: 'inline' },
     onSuccess: (saved) => {
       notifySuccess(
-        role ? t('rolesPage.saved', { name: saved.name }) : t('rolesPage.created', { name: saved.name }),
+        role ? t('roles:rolesPage.saved', { name: saved.name }) : t('roles:rolesPage.created', { name: saved.name }),
       );
       void queryClient.invalidateQueries({ queryKey: ROLES_QUERY_ROOT });
       void navigate('..', { relative: 'path' });
@@ -108,23 +108,23 @@ function RoleForm({ role }: { role: CustomRole | null }) {
     !(isApiError(save.error) && (save.error.code === 'role.exists' || save.error.fieldErrors.length > 0));
 
   return (
-    <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-label={t('rolesPage.editorLabel')}>
+    <form ref={form.formRef} onSubmit={onSubmit} noValidate aria-label={t('roles:rolesPage.editorLabel')}>
       <fieldset disabled={isReadOnly} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
         <Stack gap="lg">
           {isOutOfReach && can('permission.update') ? (
             <Alert color="gray" variant="light" data-testid="role-out-of-reach">
-              {t('rolesPage.outOfReach')}
+              {t('roles:rolesPage.outOfReach')}
             </Alert>
           ) : null}
           {showAlert ? (
-            <Alert color="red" variant="light" role="alert" title={t('rolesPage.saveFailed')}>
+            <Alert color="red" variant="light" role="alert" title={t('roles:rolesPage.saveFailed')}>
               {messageText(errorMessageFor(save.error))}
             </Alert>
           ) : null}
           <Paper withBorder radius="md" p="lg">
             <SimpleGrid cols={2} spacing="md">
               <TextInput
-                label={t('rolesPage.name')}
+                label={t('roles:rolesPage.name')}
                 value={values.name}
                 onChange={(event) => {
                   form.setField('name', event.currentTarget.value);
@@ -134,9 +134,9 @@ function RoleForm({ role }: { role: CustomRole | null }) {
                 data-autofocus
               />
               <Select
-                label={t('rolesPage.baseRole')}
-                description={t('rolesPage.baseRoleHint')}
-                placeholder={t('rolesPage.baseRolePlaceholder')}
+                label={t('roles:rolesPage.baseRole')}
+                description={t('roles:rolesPage.baseRoleHint')}
+                placeholder={t('roles:rolesPage.baseRolePlaceholder')}
                 data={baseRoles.map((code) => ({ value: code, label: t(`roles.${code}`) }))}
                 value={values.baseRole}
                 onChange={(value) => {
@@ -149,7 +149,7 @@ function RoleForm({ role }: { role: CustomRole | null }) {
             </SimpleGrid>
             <Textarea
               mt="md"
-              label={t('rolesPage.description')}
+              label={t('roles:rolesPage.description')}
               value={values.description}
               onChange={(event) => {
                 form.setField('description', event.currentTarget.value);
@@ -166,11 +166,11 @@ function RoleForm({ role }: { role: CustomRole | null }) {
             }}
             grantable={held}
             isReadOnly={isReadOnly}
-            error={form.messages.permissions ? t('rolesPage.permissionsRequired') : undefined}
+            error={form.messages.permissions ? t('roles:rolesPage.permissionsRequired') : undefined}
           />
           {role !== null && isGrantChanged && role.userCount > 0 ? (
             <Alert color="orange" variant="light" data-testid="holders-signed-out">
-              {t('rolesPage.holdersSignedOut', { count: role.userCount })}
+              {t('roles:rolesPage.holdersSignedOut', { count: role.userCount })}
             </Alert>
           ) : null}
           <Group justify="flex-end">
@@ -179,7 +179,7 @@ function RoleForm({ role }: { role: CustomRole | null }) {
             </Button>
             {isReadOnly ? null : (
               <Button type="submit" loading={save.isPending}>
-                {role ? t('actions.save') : t('rolesPage.create')}
+                {role ? t('actions.save') : t('roles:rolesPage.create')}
               </Button>
             )}
           </Group>
@@ -191,24 +191,24 @@ function RoleForm({ role }: { role: CustomRole | null }) {
 
 /** /<area>/roles/new and /<area>/roles/:roleId: create or edit a custom role (read-only without permission.update). */
 export function RoleEditorPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(['common', 'roles']);
   const { roleId } = useParams();
   const isNew = roleId === undefined;
   const role = useQuery({ ...customRoleQuery(roleId ?? ''), enabled: !isNew });
-  const title = isNew ? t('rolesPage.newTitle') : (role.data?.name ?? t('rolesPage.editTitle'));
+  const title = isNew ? t('roles:rolesPage.newTitle') : (role.data?.name ?? t('roles:rolesPage.editTitle'));
   usePageTitle(title);
 
   return (
     <Stack gap="lg" maw={1180}>
       <Stack gap={2}>
         <Anchor component={Link} to=".." relative="path" fz="sm">
-          {t('rolesPage.backToList')}
+          {t('roles:rolesPage.backToList')}
         </Anchor>
         <Title order={1} fz={26}>
           {title}
         </Title>
         <Text c="dimmed" fz="sm">
-          {t('rolesPage.editorIntro')}
+          {t('roles:rolesPage.editorIntro')}
         </Text>
       </Stack>
       {isNew ? <RoleForm role={null} /> : null}
@@ -216,7 +216,7 @@ export function RoleEditorPage() {
       {!isNew && role.isError ? (
         <ErrorState
           error={role.error}
-          title={t('rolesPage.roleLoadFailed')}
+          title={t('roles:rolesPage.roleLoadFailed')}
           onRetry={() => void role.refetch()}
         />
       ) : null}

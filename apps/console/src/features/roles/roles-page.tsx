@@ -13,7 +13,7 @@ type RolesView = 'custom' | 'default';
 
 /** Role and permission management (spec §2, §6): the tenant's custom roles and the default ones. */
 export function RolesPage() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('roles');
   usePageTitle(t('rolesPage.pageTitle'));
   const [searchParams, setSearchParams] = useSearchParams();
   const view: RolesView = searchParams.get('view') === 'default' ? 'default' : 'custom';

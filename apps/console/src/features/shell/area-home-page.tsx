@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Anchor, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useMounted } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../lib/format';
-import { OwnLicenseNotice } from '../doctors/own-license-notice';
 import { PatientDashboard } from '../patients/patient-dashboard';
 import { ScopeControl } from '../patients/patient-triage';
 import { PatientWorklist } from '../patients/patient-worklist';
@@ -12,10 +12,20 @@ import { Can } from './permissions';
 import { organisationName, useSession } from './session-context';
 import { usePageTitle } from './use-page-title';
 
+/**
+ * A doctor's notice of licenses expired or expiring (with the doctors' API it reads): fetched on a
+ * doctor's home only, once the home is drawn (it waits for its own query anyway), so no other
+ * role's home loads it and the doctor's home does not wait for it.
+ */
+const OwnLicenseNotice = lazy(() =>
+  import('../doctors/own-license-notice').then((module) => ({ default: module.OwnLicenseNotice })),
+);
+
 /** The area home every role lands on after startup. */
 export function AreaHomePage() {
   const { t } = useTranslation();
   const session = useSession();
+  const isDrawn = useMounted();
   usePageTitle(t('home.pageTitle'));
   const roleLabel = t(`roles.${session.user.role}`);
   const organisation = organisationName(session);
@@ -40,7 +50,11 @@ export function AreaHomePage() {
             : t('home.summaryPlatform', { role: roleLabel })}
         </Text>
       </Paper>
-      {session.user.role === 'DOCTOR' ? <OwnLicenseNotice /> : null}
+      {session.user.role === 'DOCTOR' && isDrawn ? (
+        <Suspense fallback={null}>
+          <OwnLicenseNotice />
+        </Suspense>
+      ) : null}
       {session.user.role === 'PATIENT' ? (
         <Paper withBorder radius="md" p="lg" data-testid="patient-app-link">
           <Text fz="md">{t('home.patientApp')}</Text>

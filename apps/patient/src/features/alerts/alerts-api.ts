@@ -12,6 +12,7 @@ import { api, apiRequest, ApiError } from '../../api/client';
 import { loadSession } from '../../api/session-store';
 import { serverLanguage } from '../../i18n';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
+import { profileHeaders } from '../../api/profile-store';
 
 /** Query keys of this feature, under the session root (a logout clears them). */
 export const ALERT_KEYS = {
@@ -37,7 +38,11 @@ export const markAllRead = () => api.post('/health/me/notifications/read-all', u
 
 async function sendRecording(form: FormData): Promise<Response> {
   const session = loadSession();
-  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': serverLanguage() };
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Accept-Language': serverLanguage(),
+    ...profileHeaders(),
+  };
   if (session) headers.Authorization = `Bearer ${session.accessToken}`;
   try {
     return await fetch('/health/me/sos/recordings', { method: 'POST', headers, body: form });

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
+import { useFollowerAlerts } from '../contacts/follower-alerts';
 import { ALERT_KEYS, waitingAlertQuery } from './alerts-api';
 import { HighRiskDialog } from './high-risk-dialog';
 import { useLiveEvents } from './live';
@@ -20,25 +21,35 @@ interface AtRiskNotice {
  * WebSocket. At risk: an in-app notice (and a phone notification where permission was given).
  * High risk: the full-screen confirmation while the server waits for an answer; it is also asked
  * for on start, so an app opened mid-countdown still shows it. Every alert event refreshes the
- * notifications list.
+ * notifications list. The events of patients this account follows go to the follower's notice
+ * instead (contacts/follower-alerts.tsx).
  */
 export function AlertsLayer() {
   const { t } = useTranslation('appAlerts');
   const queryClient = useQueryClient();
-  const waiting = useQuery({ ...waitingAlertQuery(), refetchOnWindowFocus: true });
+  const follower = useFollowerAlerts();
+  const handleFollowed = follower.handle;
+  // A followed patient on screen is read only: its high-risk question is not this phone's to answer.
+  const isFollowedShown = follower.isFollowedShown;
+  const waiting = useQuery({ ...waitingAlertQuery(), refetchOnWindowFocus: true, enabled: !isFollowedShown });
+  const { refetch } = waiting;
+  const refetchWaiting = useCallback(() => {
+    if (!isFollowedShown) void refetch();
+  }, [isFollowedShown, refetch]);
   const [dismissed, setDismissed] = useState<ReadonlySet<string>>(new Set());
   const [notice, setNotice] = useState<AtRiskNotice | null>(null);
   const [shown, setShown] = useState<{ alert: NonNullable<WaitingAlert['alert']>; deadline: number } | null>(null);
 
   const onEvent = useCallback(
     (event: LiveEvent) => {
+      if (handleFollowed(event)) return;
       if (!event.type.startsWith('alert.') && !event.type.startsWith('sos.')) return;
       void queryClient.invalidateQueries({ queryKey: ALERT_KEYS.notifications });
       // The home and health pages show the status and values that raised it.
       void queryClient.invalidateQueries({ queryKey: [SESSION_QUERY_ROOT, 'health'] });
       const level = event.payload.level;
-      if (event.type === 'alert.raised' && level === 'HIGH_RISK') void waiting.refetch();
-      if (event.type === 'alert.updated') void waiting.refetch();
+      if (event.type === 'alert.raised' && level === 'HIGH_RISK') refetchWaiting();
+      if (event.type === 'alert.updated') refetchWaiting();
       if (event.type === 'alert.raised' && level === 'AT_RISK') {
         const type = typeof event.payload.type === 'string' ? event.payload.type : '';
         const alertId = typeof event.payload.alertId === 'string' ? event.payload.alertId : String(event.id);
@@ -46,16 +57,18 @@ export function AlertsLayer() {
         showSystemNotification(t('atRisk.title'), t('atRisk.body', { type: t(`type.${type}`) }), alertId);
       }
     },
-    [queryClient, t, waiting],
+    [handleFollowed, queryClient, refetchWaiting, t],
   );
   const onResumed = useCallback(() => {
-    void waiting.refetch();
+    refetchWaiting();
     void queryClient.invalidateQueries({ queryKey: ALERT_KEYS.notifications });
-  }, [queryClient, waiting]);
+    // What followed patients did while the socket was down.
+    void queryClient.invalidateQueries({ queryKey: [SESSION_QUERY_ROOT, 'contacts'] });
+  }, [queryClient, refetchWaiting]);
   useLiveEvents(onEvent, onResumed);
 
   // The alert on screen stays until the patient closes it (its answer or outcome shows meanwhile).
-  const alert = waiting.data?.alert ?? null;
+  const alert = isFollowedShown ? null : (waiting.data?.alert ?? null);
   useEffect(() => {
     if (alert === null || waiting.data === undefined || dismissed.has(alert.id)) return;
     if (shown?.alert.id === alert.id) return;
@@ -66,6 +79,7 @@ export function AlertsLayer() {
 
   return (
     <>
+      {follower.notice}
       {notice === null ? null : (
         <div className="alert-notice" role="status" data-testid="at-risk-notice">
           <div>
@@ -87,7 +101,7 @@ export function AlertsLayer() {
             const { id } = shown.alert;
             setDismissed((previous) => new Set([...previous, id]));
             setShown(null);
-            void waiting.refetch();
+            refetchWaiting();
             void queryClient.invalidateQueries({ queryKey: ALERT_KEYS.notifications });
           }}
         />

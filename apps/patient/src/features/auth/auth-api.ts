@@ -9,6 +9,7 @@ import {
   type TokenResponse,
 } from '@rpm/contracts';
 import { api } from '../../api/client';
+import { setActiveProfile } from '../../api/profile-store';
 import { clearSession, rememberTenant, saveSession } from '../../api/session-store';
 
 export const SESSION_QUERY_ROOT = 'session';
@@ -31,7 +32,9 @@ export const publicTenantQuery = (code: string) =>
     retry: false,
   });
 
+/** A new login starts on the account's own record. */
 function keep(signedIn: TokenResponse, tenant: string, rememberMe: boolean): TokenResponse {
+  setActiveProfile(null);
   if (signedIn.accessToken !== undefined && signedIn.refreshToken !== undefined)
     saveSession({ accessToken: signedIn.accessToken, refreshToken: signedIn.refreshToken }, rememberMe);
   rememberTenant(tenant);
@@ -119,5 +122,6 @@ export async function signOut(): Promise<void> {
     await api.post('/auth/logout', {});
   } finally {
     clearSession();
+    setActiveProfile(null);
   }
 }

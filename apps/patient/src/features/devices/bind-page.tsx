@@ -9,14 +9,31 @@ import { bindDevice, DEVICES_KEY } from './devices-api';
 import { log } from './devices-runtime';
 import { QrPhotoPicker } from './qr-photo';
 import { QrScanner } from './qr-scanner';
+import { useViewOnlyProfile, ViewOnlyNotice } from '../profiles/view-only';
 import './devices.css';
 import './qr.css';
 
 /**
  * Bind a watch by its serial number, typed or read from the QR code on its box (camera or photo).
- * A code read fills the model and serial; the patient checks them and presses Bind.
+ * A code read fills the model and serial; the patient checks them and presses Bind. Not for a
+ * view-only profile (a followed patient's watches are theirs to bind).
  */
 export function BindPage() {
+  const { t } = useTranslation('appDevices');
+  const viewOnly = useViewOnlyProfile();
+  if (viewOnly === null) return <BindForm />;
+  return (
+    <div className="devices">
+      <Link to="/devices" className="back-link">
+        {t('bind.back')}
+      </Link>
+      <h1>{t('bind.title')}</h1>
+      <ViewOnlyNotice profile={viewOnly} />
+    </div>
+  );
+}
+
+function BindForm() {
   const { t } = useTranslation('appDevices');
   const navigate = useNavigate();
   const queryClient = useQueryClient();

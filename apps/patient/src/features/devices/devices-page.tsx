@@ -17,6 +17,7 @@ import {
   type LocalWatch,
 } from './devices-runtime';
 import { useDateTime, useDevices } from './use-devices';
+import { useViewOnlyProfile } from '../profiles/view-only';
 import './devices.css';
 
 function SyncCard() {
@@ -42,6 +43,7 @@ function MyWatches() {
   const { t } = useTranslation('appDevices');
   const dateTime = useDateTime();
   const watches = useQuery(myDevicesQuery());
+  const isViewOnly = useViewOnlyProfile() !== null;
   return (
     <section className="card" aria-labelledby="mine-heading">
       <h2 id="mine-heading">{t('mine.title')}</h2>
@@ -64,9 +66,11 @@ function MyWatches() {
           ))}
         </ul>
       ) : null}
-      <Link className="button" to="/devices/bind">
-        {t('mine.bind')}
-      </Link>
+      {isViewOnly ? null : (
+        <Link className="button" to="/devices/bind">
+          {t('mine.bind')}
+        </Link>
+      )}
     </section>
   );
 }
@@ -148,6 +152,7 @@ function VirtualWatchCard() {
 function BluetoothCard() {
   const { t } = useTranslation('appDevices');
   const { strap } = useDevices();
+  const isViewOnly = useViewOnlyProfile() !== null;
   const [problem, setProblem] = useState<string | null>(null);
   const pair = () => {
     setProblem(null);
@@ -166,9 +171,11 @@ function BluetoothCard() {
       {!hasWebBluetooth() ? (
         <Alert tone="info">{t('bluetooth.unsupported')}</Alert>
       ) : strap === null ? (
-        <button type="button" onClick={pair}>
-          {t('bluetooth.pair')}
-        </button>
+        isViewOnly ? null : (
+          <button type="button" onClick={pair}>
+            {t('bluetooth.pair')}
+          </button>
+        )
       ) : (
         <>
           <p className="device-name">{strap.name}</p>

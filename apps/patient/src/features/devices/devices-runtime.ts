@@ -1,5 +1,5 @@
 import { collectorResultSchema } from '@rpm/contracts';
-import { ApiError, api } from '../../api/client';
+import { ApiError, apiRequest } from '../../api/client';
 import { newBatchId } from '../../lib/batch-id';
 import { appendLog, indexedDbQueueStorage, readMeta, setDeviceOwner, writeMeta } from './device-db';
 import { syncQueue, type ClaimedBatch, type QueuedReading, type SendOutcome } from './sync-queue';
@@ -88,7 +88,9 @@ async function send(batch: ClaimedBatch): Promise<SendOutcome> {
   const deviceIds = new Set(batch.readings.map((reading) => reading.deviceId));
   const [deviceId] = deviceIds;
   try {
-    const result = await api.post(
+    // A watch's readings belong to the account's own record, whichever profile the screen shows.
+    const result = await apiRequest(
+      'POST',
       '/collector/readings',
       {
         batchId: batch.batchId,
@@ -96,6 +98,7 @@ async function send(batch: ClaimedBatch): Promise<SendOutcome> {
         readings: batch.readings.map(({ measure, value, measuredAt }) => ({ measure, value, measuredAt, source: VIRTUAL_SOURCE })),
       },
       collectorResultSchema,
+      { ownRecord: true },
     );
     log(`sync: batch ${batch.batchId} ${String(result.accepted)} stored, ${String(result.duplicates)} already stored, ${String(result.rejected)} refused${result.replayed ? ' (replayed)' : ''}`);
     return 'stored';

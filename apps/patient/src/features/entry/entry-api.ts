@@ -13,6 +13,7 @@ import {
 import { api, ApiError } from '../../api/client';
 import { loadSession } from '../../api/session-store';
 import { serverLanguage } from '../../i18n';
+import { profileHeaders } from '../../api/profile-store';
 
 /** The calls of the entry screens: the patient's units and thresholds, saving, reading a photo. */
 
@@ -54,7 +55,11 @@ export async function readPhoto(photo: Blob): Promise<OcrResult> {
 async function sendPhoto(photo: Blob): Promise<OcrResult> {
   const form = new FormData();
   form.append('image', photo, 'display');
-  const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': serverLanguage() };
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Accept-Language': serverLanguage(),
+    ...profileHeaders(),
+  };
   const session = loadSession();
   if (session) headers.Authorization = `Bearer ${session.accessToken}`;
   let response: Response;

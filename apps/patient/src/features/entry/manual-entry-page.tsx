@@ -8,7 +8,15 @@ import { Alert } from '../../ui/kit';
 import { saveManualEntry, thresholdsQuery, unitsQuery } from './entry-api';
 import { EntryFields, emptyDraft, entryValueText, valuesOf, warningText } from './entry-form';
 import { UnitsGate } from './units-gate';
+import { useViewOnlyProfile, ViewOnlyNotice } from '../profiles/view-only';
 import './entry.css';
+
+/**
+ * The form's time is to the minute: one in the current minute (its default) is sent as now, to the
+ * second, so a record created this minute (a sub-user just added) takes it rather than refusing a
+ * time before its creation (health.beforeMonitoring).
+ */
+const isSameMinute = (at: Date, now: Date) => Math.floor(at.getTime() / 60_000) === Math.floor(now.getTime() / 60_000);
 
 /**
  * Manual entry (spec §2, §5): a measure, its value in the patient's units, when it was measured.
@@ -17,7 +25,15 @@ import './entry.css';
  */
 export function ManualEntryPage() {
   const { t } = useTranslation('appEntry');
-  const units = useQuery(unitsQuery());
+  const viewOnly = useViewOnlyProfile();
+  const units = useQuery({ ...unitsQuery(), enabled: viewOnly === null });
+  if (viewOnly !== null)
+    return (
+      <section className="entry">
+        <h1>{t('manual.title')}</h1>
+        <ViewOnlyNotice profile={viewOnly} />
+      </section>
+    );
   return (
     <section className="entry">
       <h1>{t('manual.title')}</h1>
@@ -59,9 +75,10 @@ function ManualEntryForm({ units }: { units: ReturnType<typeof preferencesFromUn
   const warning = entryProblem(values, units, new Date()) === null ? warningText(t, values, thresholds.data?.thresholds, units) : undefined;
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    const found = entryProblem(values, units, new Date());
+    const now = new Date();
+    const found = entryProblem(values, units, now);
     setProblem(found);
-    if (found === null) save.mutate(values);
+    if (found === null) save.mutate(isSameMinute(values.measuredAt, now) ? { ...values, measuredAt: now } : values);
   };
   return (
     <>

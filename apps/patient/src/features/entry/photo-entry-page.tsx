@@ -20,6 +20,7 @@ import { readPhoto, savePhotoEntries, thresholdsQuery, unitsQuery } from './entr
 import { EntryFields, entryValueText, localInputValue, valuesOf, warningText, type EntryDraft } from './entry-form';
 import { newBatchId } from '../../lib/batch-id';
 import { UnitsGate } from './units-gate';
+import { useViewOnlyProfile, ViewOnlyNotice } from '../profiles/view-only';
 import './entry.css';
 
 interface Row {
@@ -52,7 +53,15 @@ function fileProblem(file: File): 'tooLarge' | 'unsupportedType' | undefined {
  */
 export function PhotoEntryPage() {
   const { t } = useTranslation('appEntry');
-  const units = useQuery(unitsQuery());
+  const viewOnly = useViewOnlyProfile();
+  const units = useQuery({ ...unitsQuery(), enabled: viewOnly === null });
+  if (viewOnly !== null)
+    return (
+      <section className="entry">
+        <h1>{t('photo.title')}</h1>
+        <ViewOnlyNotice profile={viewOnly} />
+      </section>
+    );
   return (
     <section className="entry">
       <h1>{t('photo.title')}</h1>

@@ -6,6 +6,7 @@ import { api } from '../../api/client';
 import { errorMessage } from '../../ui/error-message';
 import { Alert } from '../../ui/kit';
 import { SESSION_QUERY_ROOT, signOut } from '../auth/auth-api';
+import { invitationsQuery } from '../contacts/contacts-api';
 import { unitLabel } from '../health/format';
 import { dashboardQuery } from '../health/health-api';
 import './home.css';
@@ -31,6 +32,7 @@ const QUICK_LINKS = [
   { to: '/health/osahs', key: 'appHealth:home.osahs' },
   { to: '/sport', key: 'appHealth:home.sport' },
   { to: '/weight', key: 'appHealth:home.weight' },
+  { to: '/doctors', key: 'appDoctors:entry' },
 ] as const;
 
 function LatestReadingsList({ dashboard }: { dashboard: Dashboard }) {
@@ -82,6 +84,7 @@ export function HomePage() {
   const queryClient = useQueryClient();
   const profile = useQuery(profileQuery());
   const dashboard = useQuery(dashboardQuery());
+  const invitations = useQuery(invitationsQuery()).data?.length ?? 0;
   const name = profile.data ? [profile.data.firstName, profile.data.lastName].filter(Boolean).join(' ') : '';
   const refreshing = profile.isFetching || dashboard.isFetching;
 
@@ -115,6 +118,10 @@ export function HomePage() {
         ))}
         <Link to="/health">{t('appHealth:home.allMeasures')}</Link>
       </nav>
+      <Link className="card contacts-tile" to={invitations > 0 ? '/contacts?section=invitations' : '/contacts'}>
+        <span className="contacts-tile-name">{t('appContacts:home.link')}</span>
+        {invitations > 0 ? <span className="contacts-tile-badge">{t('appContacts:home.invitations', { count: invitations })}</span> : null}
+      </Link>
       <button
         type="button"
         className="link-button"

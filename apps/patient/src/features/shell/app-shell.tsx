@@ -7,6 +7,8 @@ import { AlertsLayer } from '../alerts/alerts-layer';
 import { SosButton } from '../alerts/sos-button';
 import { LanguageSelect } from '../auth/language-select';
 import { profileQuery } from '../home/home-page';
+import { ProfileBanner, ProfileSwitcher } from '../profiles/profile-switcher';
+import { useViewOnlyProfile } from '../profiles/view-only';
 import './app-shell.css';
 
 /** The bottom navigation: the five places a patient goes most (spec §2 patient app). */
@@ -34,28 +36,35 @@ function useWatchSync() {
 }
 
 /**
- * Every signed-in screen: the header with the SOS button and language, the screen, and the bottom
- * navigation. The alerts layer (high-risk confirmation, live notifications) sits over all of them.
+ * Every signed-in screen: the header with the profile switcher, the SOS button and language, the
+ * active profile's banner, the screen, and the bottom navigation (no entry for a view-only
+ * profile). The alerts layer (high-risk confirmation, live notifications) sits over all of them.
  */
 export function AppShell() {
   const { t } = useTranslation();
   useWatchSync();
+  const isViewOnly = useViewOnlyProfile() !== null;
+  const nav = isViewOnly ? NAV.filter((item) => item.to !== '/entry') : NAV;
   // Kept fresh by the alerts layer, which refetches the notifications on every live event.
   const unread = useQuery(notificationsQuery(1)).data?.unread ?? 0;
   return (
     <div className="shell">
       <header className="app-header">
-        <span className="brand">{t('appName')}</span>
+        <div className="header-identity">
+          <span className="brand">{t('appName')}</span>
+          <ProfileSwitcher />
+        </div>
         <div className="header-actions">
           <SosButton />
           <LanguageSelect />
         </div>
       </header>
       <main className="screen">
+        <ProfileBanner />
         <Outlet />
       </main>
       <nav className="bottom-nav" aria-label={t('nav.label')}>
-        {NAV.map((item) => (
+        {nav.map((item) => (
           <NavLink
             key={item.to}
             to={item.to}

@@ -6,27 +6,33 @@ import { errorMessage } from '../../ui/error-message';
 import { Alert } from '../../ui/kit';
 import { clockText, dateTimeText, numberText, paceText } from './format';
 import { sportHistoryQuery, sportSessionQuery } from './sport-api';
+import { useViewOnlyProfile, ViewOnlyNotice } from '../profiles/view-only';
 import './sport.css';
 
 /** /sport — pick one of the ten sports to track, and the sessions so far. */
 export function SportHubPage() {
   const { t } = useTranslation('appSport');
   const history = useQuery(sportHistoryQuery());
+  const viewOnly = useViewOnlyProfile();
   return (
     <div className="sport-page">
       <h1>{t('hub.title')}</h1>
-      <section className="card" aria-labelledby="sport-start-heading">
-        <h2 id="sport-start-heading">{t('hub.start')}</h2>
-        <ul className="sport-grid">
-          {SPORT_TYPES.map((sport) => (
-            <li key={sport}>
-              <Link to={`/sport/track/${sport}`} className="sport-tile">
-                {t(`sports.${sport}`)}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </section>
+      {viewOnly !== null ? (
+        <ViewOnlyNotice profile={viewOnly} />
+      ) : (
+        <section className="card" aria-labelledby="sport-start-heading">
+          <h2 id="sport-start-heading">{t('hub.start')}</h2>
+          <ul className="sport-grid">
+            {SPORT_TYPES.map((sport) => (
+              <li key={sport}>
+                <Link to={`/sport/track/${sport}`} className="sport-tile">
+                  {t(`sports.${sport}`)}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <p>
         <Link to="/weight" className="sport-link">
           {t('hub.weight')}

@@ -7,6 +7,7 @@ import { Alert } from '../../ui/kit';
 import { clockText, numberText, paceText } from './format';
 import { saveSession, SPORT_KEY, weightQuery } from './sport-api';
 import { useTracking, type LiveFigures } from './use-tracking';
+import { useViewOnlyProfile, ViewOnlyNotice } from '../profiles/view-only';
 import './sport.css';
 
 /** iOS asks before giving a page the accelerometer; elsewhere there is nothing to ask. */
@@ -106,8 +107,20 @@ function Tracker({ sport }: { sport: SportType }) {
 
 /** /sport/track/:sport — live tracking of one session: start, pause, resume, stop, save. */
 export function TrackingPage() {
+  const { t } = useTranslation('appSport');
   const { sport = '' } = useParams();
+  const viewOnly = useViewOnlyProfile();
   const known = SPORT_TYPES.find((type) => type === sport.toUpperCase());
   if (known === undefined) return <Navigate to="/sport" replace />;
+  if (viewOnly !== null)
+    return (
+      <div className="sport-page">
+        <p className="back">
+          <Link to="/sport">{t('back')}</Link>
+        </p>
+        <h1>{t(`sports.${known}`)}</h1>
+        <ViewOnlyNotice profile={viewOnly} />
+      </div>
+    );
   return <Tracker key={known} sport={known} />;
 }

@@ -8,6 +8,7 @@ import { Alert, TextField } from '../../ui/kit';
 import { unitsQuery } from '../entry/entry-api';
 import { dateTimeText, numberText } from './format';
 import { enterWeight, setWeightGoal, WEIGHT_KEY, weightQuery } from './sport-api';
+import { useViewOnlyProfile, ViewOnlyNotice } from '../profiles/view-only';
 import './sport.css';
 
 /** A typed number ("72,5" or "72.5"), or NaN. */
@@ -45,6 +46,7 @@ function BmiCard({ overview }: { overview: WeightOverview }) {
 
 function GoalCard({ overview, unit }: { overview: WeightOverview; unit: WeightUnit }) {
   const { t } = useTranslation('appSport');
+  const viewOnly = useViewOnlyProfile();
   const weightText = useWeightText(unit);
   const queryClient = useQueryClient();
   const [text, setText] = useState('');
@@ -73,13 +75,15 @@ function GoalCard({ overview, unit }: { overview: WeightOverview; unit: WeightUn
           <p>{progress.isReached ? t('weight.reached') : t('weight.remaining', { weight: weightText(progress.remainingKg) })}</p>
         </>
       ) : null}
-      <form onSubmit={submit} noValidate>
-        <TextField label={t('weight.goalField', { unit })} inputMode="decimal" value={text} error={problem} onChange={(event) => { setText(event.target.value); }} />
-        {save.isError ? <Alert>{errorMessage(save.error)}</Alert> : null}
-        <button type="submit" className="primary" disabled={save.isPending}>
-          {t('weight.setGoal')}
-        </button>
-      </form>
+      {viewOnly !== null ? null : (
+        <form onSubmit={submit} noValidate>
+          <TextField label={t('weight.goalField', { unit })} inputMode="decimal" value={text} error={problem} onChange={(event) => { setText(event.target.value); }} />
+          {save.isError ? <Alert>{errorMessage(save.error)}</Alert> : null}
+          <button type="submit" className="primary" disabled={save.isPending}>
+            {t('weight.setGoal')}
+          </button>
+        </form>
+      )}
     </section>
   );
 }
@@ -130,6 +134,7 @@ export function WeightPage() {
   const units = useQuery(unitsQuery());
   const unit: WeightUnit = units.data !== undefined && displayUnit('WEIGHT', preferencesFromUnits(units.data)) === 'lbs' ? 'lbs' : 'kg';
   const weightText = useWeightText(unit);
+  const viewOnly = useViewOnlyProfile();
   const latest = overview.data?.records[0];
   return (
     <div className="sport-page">
@@ -155,7 +160,7 @@ export function WeightPage() {
           </section>
           <BmiCard overview={overview.data} />
           <GoalCard overview={overview.data} unit={unit} />
-          <EntryCard unit={unit} />
+          {viewOnly !== null ? <ViewOnlyNotice profile={viewOnly} /> : <EntryCard unit={unit} />}
           <section className="card" aria-labelledby="records-heading">
             <h2 id="records-heading">{t('weight.records')}</h2>
             {overview.data.records.length === 0 ? <p className="hint">{t('weight.noWeight')}</p> : null}

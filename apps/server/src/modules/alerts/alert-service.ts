@@ -7,14 +7,11 @@ import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import { cancelJob } from '../jobs/queue.js';
 import { publishEvent } from '../realtime/publish.js';
+import { withCaller } from '../../db/caller.js';
+import { assertProfileMayRaiseSos, assertProfileWritable, resolveProfile } from '../followers/profile.js';
 import { asCaller, requirePatient, type AlertEnvironment } from './environment.js';
 import { callFollowers, findWaitingHighRiskAlert, highRiskJobKey } from './escalation.js';
-import {
-  findOwnPatientId,
-  loadAlertPatient,
-  setAlertsSuppressed,
-  type AlertPatient,
-} from './patient-context.js';
+import { loadAlertPatient, setAlertsSuppressed, type AlertPatient } from './patient-context.js';
 import { readAlertSettings, recordCaseHistory } from './records.js';
 import { raiseSos, type Page } from './sos-service.js';
 import { toVitals } from './views.js';
@@ -67,18 +64,25 @@ export async function listPatientAlerts(
 }
 
 /**
- * The patient app's own calls run for the signed-in patient's record, in their tenant (a patient
- * login has no center level). Staff accounts have no patient record: alert.noPatientProfile.
+ * The patient app's own calls run for the signed-in patient's record (or the profile it chose:
+ * followers/profile.ts, resolved in the caller's view), then in their tenant, since answering
+ * and escalating touch rows the patient does not see. A followed patient's profile is read only
+ * (profile.readOnly); `sos` calls are the account's own record's (a sub-user: sosCase.subUser).
+ * Staff accounts have no patient record: alert.noPatientProfile.
  */
 async function asOwnPatient<T>(
   environment: AlertEnvironment,
+  kind: 'answer' | 'sos',
   work: (tx: TenantTransaction, patient: AlertPatient) => Promise<T>,
 ): Promise<T> {
+  const profile = await withCaller(environment.database, environment.auth, (tx) => resolveProfile(tx, environment.auth));
+  if (profile === undefined) throw new AppError('alert.noPatientProfile');
+  if (kind === 'sos') assertProfileMayRaiseSos(profile);
+  else assertProfileWritable(profile);
   const result = await environment.database.withTenant(environment.auth.tenantId, async (tx) => {
-    const patientId = await findOwnPatientId(tx, environment.auth.userId);
-    if (patientId === undefined) throw new AppError('alert.noPatientProfile');
-    const patient = await loadAlertPatient(tx, patientId, { lock: true });
-    if (patient === undefined) throw new AppError('alert.noPatientProfile');
+    const patient = await loadAlertPatient(tx, profile.patientId, { lock: true });
+    // Only an active record answers (a deleted account has no profile left to act on).
+    if (!patient?.isActive) throw new AppError('alert.noPatientProfile');
     return work(tx, patient);
   });
   environment.kick();
@@ -90,7 +94,7 @@ async function asOwnPatient<T>(
  * alert below SOS is raised until the values are normal again.
  */
 export async function confirmFine(environment: AlertEnvironment) {
-  return asOwnPatient(environment, async (tx, patient) => {
+  return asOwnPatient(environment, 'answer', async (tx, patient) => {
     const alert = await findWaitingHighRiskAlert(tx, patient.id);
     if (alert !== undefined) {
       await tx
@@ -123,7 +127,7 @@ export async function confirmFine(environment: AlertEnvironment) {
 
 /** "Call followers" (spec §4): every follower is called at once; the timer is no longer needed. */
 export async function requestFollowerCalls(environment: AlertEnvironment) {
-  return asOwnPatient(environment, async (tx, patient) => {
+  return asOwnPatient(environment, 'sos', async (tx, patient) => {
     const alert = await findWaitingHighRiskAlert(tx, patient.id);
     if (alert !== undefined) {
       await tx.update(alerts).set({ answer: 'CALLING_FOLLOWERS' }).where(eq(alerts.id, alert.id));
@@ -155,7 +159,7 @@ export async function raiseOwnSos(
     message?: SosMessageChoice | null | undefined;
   },
 ) {
-  return asOwnPatient(environment, async (tx, patient) => {
+  return asOwnPatient(environment, 'sos', async (tx, patient) => {
     const sosCaseId = await raiseSos(tx, environment.clock, environment.auth.tenantId, patient, {
       source: input.source,
       location: input.location ?? null,

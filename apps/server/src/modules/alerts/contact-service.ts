@@ -1,36 +1,57 @@
-import { CONTACT_LIMITS, type Contact, type ContactInput } from '@rpm/contracts';
-import { and, count, eq, ne } from 'drizzle-orm';
-import { uuidv7 } from 'uuidv7';
-import { patientContacts } from '../../db/schema.js';
-import { AppError } from '../../http/app-error.js';
+import type { Contact, ContactInput } from '@rpm/contracts';
+import type { TenantTransaction } from '../../db/database.js';
+import type { PatientContactRow } from '../../db/schema.js';
 import { recordPatientReads } from '../audit/reads.js';
-import { recordAudit } from '../audit/store.js';
+import {
+  deleteContact,
+  editContact,
+  inviteContact,
+  resendContact,
+  type ContactActionContext,
+} from '../followers/contact-actions.js';
+import { contactConflictOf } from '../followers/contact-store.js';
 import { listFollowers } from './delivery.js';
-import { asCaller, fieldError, requirePatient, type AlertEnvironment } from './environment.js';
-import { toContact } from './views.js';
+import { asCaller, requirePatient, type AlertEnvironment } from './environment.js';
+import type { AlertPatient } from './patient-context.js';
+import { actorNames, toContact } from './views.js';
 
-/** Followers of a patient (spec §3 Follower or relative): emergency and caring contacts. */
+/**
+ * A patient's followers from the console (spec §3 Follower or relative: emergency, caring and
+ * coach contacts). A contact staff add is an invitation like one the patient sends from the app
+ * (followers/contact-actions.ts holds the rules both use); the hidden data kinds are the
+ * patient's choice, read only here.
+ */
 
-function duplicateOf(error: unknown): AppError | undefined {
-  let current: unknown = error;
-  while (current instanceof Error) {
-    if (
-      'code' in current &&
-      current.code === '23505' &&
-      'constraint' in current &&
-      current.constraint === 'patient_contacts_phone_key'
-    ) {
-      return fieldError('contact.exists', 'body.phone', 'duplicate');
-    }
-    current = current.cause;
+function contextOf(environment: AlertEnvironment): ContactActionContext {
+  return { tenantId: environment.auth.tenantId, clock: environment.clock, audit: environment.audit, secretsKey: environment.secretsKey };
+}
+
+/** A change to a patient's contacts, the patient row locked; unique-index conflicts answer contact.exists. */
+async function changeContacts<T>(
+  environment: AlertEnvironment,
+  patientId: string,
+  work: (tx: TenantTransaction, patient: AlertPatient) => Promise<T>,
+): Promise<T> {
+  try {
+    return await asCaller(environment, async (tx) => work(tx, await requirePatient(tx, patientId, { lock: true })));
+  } catch (error) {
+    throw contactConflictOf(error) ?? error;
   }
-  return undefined;
+}
+
+/** Contacts with the names of their follower accounts the caller's center rule lets it see. */
+async function contactsOf(tx: TenantTransaction, rows: PatientContactRow[]): Promise<Contact[]> {
+  const names = await actorNames(
+    tx,
+    rows.map((row) => row.followerUserId),
+  );
+  return rows.map((row) => toContact(row, row.followerUserId === null ? undefined : names.get(row.followerUserId)));
 }
 
 export async function listContacts(environment: AlertEnvironment, patientId: string): Promise<Contact[]> {
   return asCaller(environment, async (tx) => {
     await requirePatient(tx, patientId);
-    const contacts = (await listFollowers(tx, patientId)).map(toContact);
+    const contacts = await contactsOf(tx, await listFollowers(tx, patientId));
     await recordPatientReads(tx, environment.auth.tenantId, environment.audit, {
       action: 'PATIENT_CONTACTS_VIEWED',
       patientIds: [patientId],
@@ -42,63 +63,14 @@ export async function listContacts(environment: AlertEnvironment, patientId: str
 }
 
 /**
- * Checks spec §9's limits (5 emergency, 5 caring: careTeam.limitReached) and §5's "an existing
- * follower cannot be added again" (contact.exists). The patient row is locked, so two concurrent
- * adds cannot both pass the count.
+ * Spec §9 limits (careTeam.limitReached), §5 "an existing follower cannot be added again"
+ * (contact.exists), not the patient's own phone (request.toSelf). The invitation SMS goes out.
  */
-async function checkLimit(
-  tx: Parameters<Parameters<typeof asCaller>[1]>[0],
-  patientId: string,
-  input: ContactInput,
-  exceptId?: string,
-) {
-  const conditions = [
-    eq(patientContacts.patientId, patientId),
-    eq(patientContacts.contactType, input.contactType),
-  ];
-  if (exceptId !== undefined) conditions.push(ne(patientContacts.id, exceptId));
-  const [row] = await tx
-    .select({ total: count() })
-    .from(patientContacts)
-    .where(and(...conditions));
-  if ((row?.total ?? 0) >= CONTACT_LIMITS[input.contactType])
-    throw fieldError('careTeam.limitReached', 'body.contactType');
-}
-
-export async function addContact(
-  environment: AlertEnvironment,
-  patientId: string,
-  input: ContactInput,
-): Promise<Contact> {
-  try {
-    return await asCaller(environment, async (tx) => {
-      const patient = await requirePatient(tx, patientId, { lock: true });
-      if (patient.phone !== null && patient.phone === input.phone) throw new AppError('request.toSelf');
-      await checkLimit(tx, patientId, input);
-      const now = environment.clock.now();
-      const [row] = await tx
-        .insert(patientContacts)
-        .values({
-          tenantId: environment.auth.tenantId,
-          id: uuidv7(),
-          patientId,
-          ...input,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      if (row === undefined) throw new Error('contact not stored');
-      await recordAudit(tx, environment.auth.tenantId, environment.audit, {
-        action: 'PATIENT_CONTACT_ADDED',
-        targetType: 'patient',
-        targetId: patientId,
-        details: { contactId: row.id, contactType: input.contactType },
-      });
-      return toContact(row);
-    });
-  } catch (error) {
-    throw duplicateOf(error) ?? error;
-  }
+export async function addContact(environment: AlertEnvironment, patientId: string, input: ContactInput): Promise<Contact> {
+  const row = await changeContacts(environment, patientId, (tx, patient) =>
+    inviteContact(tx, contextOf(environment), patient, input, environment.auth.userId),
+  );
+  return toContact(row);
 }
 
 export async function updateContact(
@@ -107,47 +79,20 @@ export async function updateContact(
   id: string,
   input: ContactInput,
 ): Promise<Contact> {
-  try {
-    return await asCaller(environment, async (tx) => {
-      const patient = await requirePatient(tx, patientId, { lock: true });
-      if (patient.phone !== null && patient.phone === input.phone) throw new AppError('request.toSelf');
-      await checkLimit(tx, patientId, input, id);
-      const [row] = await tx
-        .update(patientContacts)
-        .set({ ...input, updatedAt: environment.clock.now() })
-        .where(and(eq(patientContacts.id, id), eq(patientContacts.patientId, patientId)))
-        .returning();
-      if (row === undefined) throw new AppError('contact.notFound');
-      await recordAudit(tx, environment.auth.tenantId, environment.audit, {
-        action: 'PATIENT_CONTACT_UPDATED',
-        targetType: 'patient',
-        targetId: patientId,
-        details: { contactId: id },
-      });
-      return toContact(row);
-    });
-  } catch (error) {
-    throw duplicateOf(error) ?? error;
-  }
+  return changeContacts(environment, patientId, async (tx, patient) => {
+    const row = await editContact(tx, contextOf(environment), patient, id, input);
+    const [contact] = await contactsOf(tx, [row]);
+    return contact ?? toContact(row);
+  });
 }
 
-export async function removeContact(
-  environment: AlertEnvironment,
-  patientId: string,
-  id: string,
-): Promise<void> {
-  await asCaller(environment, async (tx) => {
-    await requirePatient(tx, patientId, { lock: true });
-    const removed = await tx
-      .delete(patientContacts)
-      .where(and(eq(patientContacts.id, id), eq(patientContacts.patientId, patientId)))
-      .returning({ id: patientContacts.id });
-    if (removed.length === 0) throw new AppError('contact.notFound');
-    await recordAudit(tx, environment.auth.tenantId, environment.audit, {
-      action: 'PATIENT_CONTACT_REMOVED',
-      targetType: 'patient',
-      targetId: patientId,
-      details: { contactId: id },
-    });
-  });
+/** Sends the invitation again: not within 5 minutes of the last send (contact.resendTooSoon). */
+export async function resendContactInvitation(environment: AlertEnvironment, patientId: string, id: string): Promise<Contact> {
+  const row = await changeContacts(environment, patientId, (tx, patient) => resendContact(tx, contextOf(environment), patient, id));
+  return toContact(row);
+}
+
+/** Marks the contact DELETED (the row stays as history); a confirmed follower loses access at once. */
+export async function removeContact(environment: AlertEnvironment, patientId: string, id: string): Promise<void> {
+  await changeContacts(environment, patientId, (tx, patient) => deleteContact(tx, contextOf(environment), patient, id));
 }

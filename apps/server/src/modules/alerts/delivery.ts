@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, ne, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { Database, TenantTransaction } from '../../db/database.js';
 import { calls, patientContacts, patientMessages, type PatientContactRow } from '../../db/schema.js';
@@ -109,14 +109,18 @@ export async function queueCall(
 }
 
 /** The patient's followers, emergency contacts first, favourites first within each kind. */
+/**
+ * A patient's followers that are not deleted, in the order they are shown and called: favourites
+ * first (the favourite is called first), then emergency contacts, then by age.
+ */
 export async function listFollowers(tx: TenantTransaction, patientId: string): Promise<PatientContactRow[]> {
   return tx
     .select()
     .from(patientContacts)
-    .where(eq(patientContacts.patientId, patientId))
+    .where(and(eq(patientContacts.patientId, patientId), ne(patientContacts.invitationStatus, 'DELETED')))
     .orderBy(
-      sql`CASE ${patientContacts.contactType} WHEN 'EMERGENCY' THEN 0 ELSE 1 END`,
       sql`CASE WHEN ${patientContacts.favourite} THEN 0 ELSE 1 END`,
+      sql`CASE ${patientContacts.contactType} WHEN 'EMERGENCY' THEN 0 ELSE 1 END`,
       asc(patientContacts.createdAt),
     );
 }

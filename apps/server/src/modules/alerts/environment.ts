@@ -15,6 +15,8 @@ export interface AlertEnvironment {
   audit: AuditContext;
   /** Starts delivery of the messages a committed change queued. */
   kick: () => void;
+  /** Keys the hashes of one-time codes (a follower invitation's code). */
+  secretsKey: Buffer;
 }
 
 /** A 4xx naming the field it is about (the console shows it under that field). */

@@ -100,7 +100,9 @@ describe('escalation on a controlled clock (spec §4 alerts in the patient app)'
     const items = listed.json<{
       data: { items: { to: string; kind: string; purpose: string; patient: { id: string } }[] };
     }>().data.items;
-    expect(items.map((item) => [item.to, item.kind, item.purpose, item.patient.id])).toEqual([
+    // The follower's invitation SMS (sent when staff added it) is listed too.
+    expect(items.map((item) => [item.to, item.kind, item.purpose, item.patient.id]).sort()).toEqual([
+      ['0902000002', 'SMS', 'FOLLOWER_INVITATION', org.patientA.id],
       ['0902000002', 'SMS', 'HIGH_RISK_FOLLOWER_SMS', org.patientA.id],
     ]);
   });
@@ -321,7 +323,9 @@ describe('SOS', () => {
       lastName: 'Nguyen',
     });
     await testDb.database.withTenant(org.tenant.id, (tx) =>
-      tx.execute(sql`UPDATE patients SET account_kind = 'SUB_USER' WHERE id = ${subUser.id}`),
+      tx.execute(
+        sql`UPDATE patients SET account_kind = 'SUB_USER', holder_user_id = ${org.patientUser.id} WHERE id = ${subUser.id}`,
+      ),
     );
     const outcome = await signal(testDb, clock, {
       tenantId: org.tenant.id,

@@ -14,7 +14,7 @@ import { readAlertSettings } from './records.js';
  * seconds), so an app that starts (or comes back) mid-countdown shows what is left. Audited.
  */
 export async function readWaitingAlert(environment: OwnPatientEnvironment): Promise<WaitingAlert> {
-  return withOwnPatient(environment, async (tx, patient) => {
+  return withOwnPatient(environment, { write: false }, async (tx, patient) => {
     const settings = await readAlertSettings(tx, environment.auth.tenantId);
     const [row] = await tx
       .select({ id: alerts.id, type: alerts.type, createdAt: alerts.createdAt })
@@ -69,7 +69,7 @@ export async function listNotifications(
   environment: OwnPatientEnvironment,
   query: { page: number; size: number },
 ): Promise<NotificationPage> {
-  return withOwnPatient(environment, async (tx, patient) => {
+  return withOwnPatient(environment, { write: false }, async (tx, patient) => {
     const rows = await tx
       .select({ alert: alerts, readAt: alertReads.readAt })
       .from(alerts)
@@ -113,7 +113,7 @@ export async function markNotificationsRead(
   environment: OwnPatientEnvironment,
   alertId: string | null,
 ): Promise<{ unread: number }> {
-  return withOwnPatient(environment, async (tx, patient) => {
+  return withOwnPatient(environment, { write: true }, async (tx, patient) => {
     const now = environment.clock.now();
     const targets = await tx
       .select({ id: alerts.id })

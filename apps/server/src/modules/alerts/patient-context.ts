@@ -44,7 +44,10 @@ export async function loadAlertPatient(
   options: { lock?: boolean } = {},
 ): Promise<AlertPatient | undefined> {
   if (options.lock === true) {
-    await tx.execute(sql`SELECT 1 FROM patients WHERE id = ${patientId}::uuid FOR UPDATE`);
+    // A lock needs the right to change the row: a follower sees the patient but may change nothing
+    // of it (migration 0037), so for it the patient is not there to change.
+    const locked = await tx.execute(sql`SELECT 1 FROM patients WHERE id = ${patientId}::uuid FOR UPDATE`);
+    if (locked.rows.length === 0) return undefined;
   }
   const result = await tx.execute<PatientContextRow>(sql`
     SELECT p.id, p.patient_code, p.first_name, p.last_name, p.phone, p.email, p.status, p.health_center_id,
@@ -69,14 +72,6 @@ export async function loadAlertPatient(
     isSuppressed: row.suppressed,
     isActive: row.account_state === 'ACTIVE',
   };
-}
-
-/** The patient record of a patient's own login (the patient app), or undefined. */
-export async function findOwnPatientId(tx: TenantTransaction, userId: string): Promise<string | undefined> {
-  const result = await tx.execute<{ id: string }>(
-    sql`SELECT id FROM patients WHERE user_id = ${userId}::uuid AND account_state = 'ACTIVE' ORDER BY created_at LIMIT 1`,
-  );
-  return result.rows[0]?.id;
 }
 
 /** Sets or clears "I am fine": no alert below SOS until the values are normal again (spec §4). */

@@ -74,10 +74,10 @@ export async function uploadSosRecording(
   receive: () => Promise<RecordingUpload>,
 ): Promise<SosRecording> {
   // A staff login (no patient record) is answered before its body is read.
-  await withOwnPatient(environment, () => Promise.resolve());
+  await withOwnPatient(environment, { write: true }, () => Promise.resolve());
   const upload = await receive();
   const { fields } = upload;
-  const existing = await withOwnPatient(environment, async (tx, patient) => {
+  const existing = await withOwnPatient(environment, { write: true }, async (tx, patient) => {
     await requireOwnOpenCase(tx, patient.id, fields.sosCaseId);
     return findByUpload(tx, fields.uploadId);
   });
@@ -102,6 +102,7 @@ export async function uploadSosRecording(
   try {
     return await withOwnPatient(
       environment,
+      { lock: true, write: true },
       async (tx, patient) => {
         await requireOwnOpenCase(tx, patient.id, fields.sosCaseId);
         const again = await findByUpload(tx, fields.uploadId);
@@ -151,7 +152,6 @@ export async function uploadSosRecording(
         });
         return toRecording(row);
       },
-      { lock: true },
     );
   } catch (error) {
     await environment.storage.remove(stored.key).catch((removeError: unknown) => {

@@ -45,7 +45,7 @@ import {
   requestFollowerCalls,
   updateSettings,
 } from './alert-service.js';
-import { addContact, listContacts, removeContact, updateContact } from './contact-service.js';
+import { addContact, listContacts, removeContact, resendContactInvitation, updateContact } from './contact-service.js';
 import type { AlertEnvironment } from './environment.js';
 import { registerRecordingAccountRoutes } from './recording-routes.js';
 import { changeSosCase, listSosCases, logSosStep, raiseHotlineSos, readSosCase } from './sos-service.js';
@@ -73,6 +73,7 @@ function environmentFor(app: Parameters<FastifyPluginAsyncZod>[0]) {
     kick: () => {
       app.messaging.kick();
     },
+    secretsKey: app.config.secretsKey,
   });
 }
 
@@ -299,7 +300,8 @@ export const alertAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'relative.view' },
       schema: {
         tags,
-        summary: 'A patient’s followers (emergency and caring contacts), emergency first',
+        summary:
+          'A patient’s followers (emergency, caring and coach contacts) that are not deleted, with invitation state and the data kinds the patient hides from each: favourite first, then emergency, then oldest (the order calls are placed)',
         params: patientParams,
         response: { 200: successEnvelope(z.array(contactSchema)) },
       },
@@ -314,7 +316,7 @@ export const alertAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'Add a follower: at most 5 emergency and 5 caring contacts (careTeam.limitReached); an existing follower cannot be added again (contact.exists); not the patient’s own phone (request.toSelf)',
+          'Add a follower: an invitation (SENT) with its SMS to the phone. At most 5 contacts of each type (careTeam.limitReached); an existing follower cannot be added again (contact.exists); not the patient’s own phone (request.toSelf); not within 5 minutes of the last invitation to that phone (contact.resendTooSoon)',
         params: patientParams,
         body: contactInputSchema,
         response: { 200: successEnvelope(contactSchema) },
@@ -329,7 +331,8 @@ export const alertAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'relative.update' },
       schema: {
         tags,
-        summary: 'Edit a follower (same rules as adding)',
+        summary:
+          'Edit a follower (same rules as adding; the phone of a confirmed follower stays: contact.invalidTransition, as for a deleted contact)',
         params: contactParams,
         body: contactInputSchema,
         response: { 200: successEnvelope(contactSchema) },
@@ -352,7 +355,8 @@ export const alertAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'relative.update' },
       schema: {
         tags,
-        summary: 'Remove a follower',
+        summary:
+          'Remove a follower: the contact becomes DELETED (kept as history) and a confirmed follower loses access at once. contact.invalidTransition when already deleted',
         params: contactParams,
         response: { 200: successEnvelope(z.null()) },
       },
@@ -361,6 +365,22 @@ export const alertAccountRoutes: FastifyPluginAsyncZod = async (app) => {
       await removeContact(environmentOf(request), request.params.patientId, request.params.id);
       return ok(null);
     },
+  );
+
+  app.post(
+    '/patients/:patientId/contacts/:id/resend',
+    {
+      config: { access: 'relative.update' },
+      schema: {
+        tags,
+        summary:
+          'Send a pending invitation again (SENT or RESENT → RESENT): contact.resendTooSoon within 5 minutes of the last send (Retry-After), contact.invalidTransition once confirmed or deleted',
+        params: contactParams,
+        response: { 200: successEnvelope(contactSchema) },
+      },
+    },
+    async (request) =>
+      ok(await resendContactInvitation(environmentOf(request), request.params.patientId, request.params.id)),
   );
 
   app.get(

@@ -146,7 +146,7 @@ async function caseDetail(tx: TenantTransaction, id: string, canAct = true): Pro
       actor: entry.actorId === null ? null : { id: entry.actorId, fullName: names.get(entry.actorId) ?? '' },
       at: entry.at.toISOString(),
     })),
-    followers: followers.map(toContact),
+    followers: followers.map((row) => toContact(row)),
     allowedActions: canAct ? actionsFrom(SOS_CASE_ACTIONS, sosCase.status as SosCaseStatus) : [],
   };
 }

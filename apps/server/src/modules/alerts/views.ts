@@ -1,4 +1,4 @@
-import type { Contact, SosCaseSummary, TicketSummary } from '@rpm/contracts';
+import { resendAvailableAt, type Contact, type SosCaseSummary, type TicketSummary } from '@rpm/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { TenantTransaction } from '../../db/database.js';
@@ -138,7 +138,8 @@ export function toTicketSummary(row: { ticket: TicketRow } & RefColumns): Ticket
   };
 }
 
-export function toContact(row: PatientContactRow): Contact {
+/** A contact as the API shows it; `followerName` is the confirmed account's name where the caller may see it. */
+export function toContact(row: PatientContactRow, followerName?: string): Contact {
   return {
     id: row.id,
     patientId: row.patientId,
@@ -148,6 +149,14 @@ export function toContact(row: PatientContactRow): Contact {
     relationship: row.relationship as Contact['relationship'],
     invitationStatus: row.invitationStatus as Contact['invitationStatus'],
     favourite: row.favourite,
+    follower: row.followerUserId === null ? null : { userId: row.followerUserId, name: followerName ?? '' },
+    hiddenKinds: row.hiddenKinds as Contact['hiddenKinds'],
+    lastSentAt: row.lastSentAt.toISOString(),
+    resendAvailableAt:
+      row.invitationStatus === 'SENT' || row.invitationStatus === 'RESENT'
+        ? resendAvailableAt(row.lastSentAt).toISOString()
+        : null,
+    confirmedAt: row.confirmedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -62,20 +62,26 @@ export async function listDoctors(environment: DoctorEnvironment, query: DoctorL
   return { items: items.map(toDoctorSummary), page: query.page, size: query.size, total };
 }
 
-async function profileOf(tx: TenantTransaction, row: store.DoctorRow, today: string): Promise<DoctorProfile> {
-  // One after the other: a transaction is one connection.
-  const licenses = await store.licensesOf(tx, row.user.id);
-  const patientsCount = await store.countPatientsOf(tx, row.user.id);
-  const assistants = await store.assistantsOf(tx, row.user.id);
-  const { profile } = row;
+/** A doctor's education, fee, office and introduction as the profile answers show them (blank without a profile). */
+export function profileTextOf({ profile }: store.DoctorRow) {
   return {
-    ...toDoctorSummary(row),
     placeOfEducation: profile?.placeOfEducation ?? '',
     examinationCost: profile?.examinationCost ?? null,
     officeAddress: profile?.officeAddress ?? '',
     officeEmail: profile?.officeEmail ?? '',
     officePhone: profile?.officePhone ?? '',
     introduction: profile?.introduction ?? '',
+  };
+}
+
+async function profileOf(tx: TenantTransaction, row: store.DoctorRow, today: string): Promise<DoctorProfile> {
+  // One after the other: a transaction is one connection.
+  const licenses = await store.licensesOf(tx, row.user.id);
+  const patientsCount = await store.countPatientsOf(tx, row.user.id);
+  const assistants = await store.assistantsOf(tx, row.user.id);
+  return {
+    ...toDoctorSummary(row),
+    ...profileTextOf(row),
     licenses: licenses.map((license) => ({
       id: license.id,
       name: license.name,
@@ -86,7 +92,7 @@ async function profileOf(tx: TenantTransaction, row: store.DoctorRow, today: str
     })),
     patientsCount,
     assistants: assistants.map((assistant) => ({ id: assistant.id, fullName: fullNameOf(assistant) })),
-    updatedAt: profile?.updatedAt.toISOString() ?? null,
+    updatedAt: row.profile?.updatedAt.toISOString() ?? null,
   };
 }
 

@@ -98,8 +98,9 @@ async function partiesOf(
   }
   if (input.doctorId === auth.userId) throw new AppError('request.toSelf');
   const patient = await reachablePatient(tx, input.patientId, { lock: true });
-  // A patient files for their own record only.
-  if (isPatient && patient.userId !== auth.userId) throw new AppError('patient.notFound');
+  // A patient files for their own record and the sub-users their account holds only.
+  if (isPatient && patient.userId !== auth.userId && patient.holderUserId !== auth.userId)
+    throw new AppError('patient.notFound');
   if ((await store.findDoctor(tx, input.doctorId, today))?.user.status !== 'ACTIVE')
     throw new AppError('doctor.notFound');
   return { patient, doctorId: input.doctorId, recipientId: input.doctorId };
@@ -156,10 +157,13 @@ export async function createRequest(
 }
 
 /**
- * GET /account/requests: the caller's sent or received requests, newest first. Each request names
- * its patient, so the page is a PHI read (audited).
+ * GET /account/requests: the caller's sent or received requests, newest first (about one patient
+ * when `patientId` is given). Each request names its patient, so the page is a PHI read (audited).
  */
-export async function listRequests(environment: DoctorEnvironment, query: CareRequestListQuery) {
+export async function listRequests(
+  environment: DoctorEnvironment,
+  query: CareRequestListQuery & { patientId?: string },
+) {
   return withCaller(environment.database, environment.auth, async (tx) => {
     const { items, total } = await requests.listRequests(tx, receiverOf(environment), query);
     const page = items.map(toCareRequest);
@@ -169,7 +173,8 @@ export async function listRequests(environment: DoctorEnvironment, query: CareRe
       environment.audit,
       {
         action: 'CARE_REQUESTS_LISTED',
-        patientIds: page.map((request) => request.patient.id),
+        // About one patient: the read concerns that patient even when nothing is listed.
+        patientIds: query.patientId === undefined ? page.map((request) => request.patient.id) : [query.patientId],
         details: { ...query, shown: page.length, total },
       },
       environment.clock.now(),

@@ -57,7 +57,8 @@ export interface ReceivedBy {
 /** The requests a caller may approve or reject (their received box). */
 export function receivedBy(caller: ReceivedBy): SQL {
   const asDoctor = sql`(${careRequests.kind} = 'PATIENT_REQUEST' AND ${careRequests.doctorId} = ${caller.userId})`;
-  const asPatient = sql`(${careRequests.kind} = 'DOCTOR_REQUEST' AND ${patients.userId} = ${caller.userId})`;
+  // A patient account answers for its own record and for the sub-users it holds.
+  const asPatient = sql`(${careRequests.kind} = 'DOCTOR_REQUEST' AND (${patients.userId} = ${caller.userId} OR ${patients.holderUserId} = ${caller.userId}))`;
   const forPatients = sql`(${careRequests.kind} = 'DOCTOR_REQUEST' AND ${careRequests.requesterId} <> ${caller.userId})`;
   if (caller.role === 'DOCTOR') return asDoctor;
   if (caller.role === 'PATIENT') return asPatient;
@@ -68,6 +69,8 @@ export interface RequestFilter {
   box: 'sent' | 'received';
   status?: string | undefined;
   kind?: string | undefined;
+  /** Only the requests about this patient. */
+  patientId?: string | undefined;
   page: number;
   size: number;
 }
@@ -81,6 +84,7 @@ export async function listRequests(
     filter.box === 'sent' ? eq(careRequests.requesterId, caller.userId) : receivedBy(caller),
     filter.status === undefined ? undefined : eq(careRequests.status, filter.status),
     filter.kind === undefined ? undefined : eq(careRequests.kind, filter.kind),
+    filter.patientId === undefined ? undefined : eq(careRequests.patientId, filter.patientId),
   );
   const items = await selectRequests(tx)
     .where(where)

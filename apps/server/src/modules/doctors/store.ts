@@ -35,6 +35,10 @@ export interface DoctorFilter {
   centerId?: string | undefined;
   kind?: string | undefined;
   licenseState?: string | undefined;
+  /** Only accounts in this state (the patient app's search: ACTIVE). */
+  status?: string | undefined;
+  /** Search the name only, not e-mail or phone (the patient app's search). */
+  isNameSearch?: boolean | undefined;
   sortField: 'name' | 'experience' | 'rating' | 'created';
   sortType: 'asc' | 'desc';
   today: string;
@@ -65,6 +69,7 @@ const isDoctor = and(eq(users.role, 'DOCTOR'), isNull(users.deletedAt));
 function conditionsOf(filter: DoctorFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [isDoctor];
   if (filter.centerId !== undefined) conditions.push(eq(users.healthCenterId, filter.centerId));
+  if (filter.status !== undefined) conditions.push(eq(users.status, filter.status));
   if (filter.specialty !== undefined)
     conditions.push(sql`${doctorProfiles.specialties} @> ARRAY[${filter.specialty}]::text[]`);
   if (filter.kind !== undefined)
@@ -75,8 +80,8 @@ function conditionsOf(filter: DoctorFilter): SQL | undefined {
     const pattern = escapeLike(filter.search);
     conditions.push(
       or(
-        ilike(users.email, pattern),
-        ilike(users.phone, pattern),
+        filter.isNameSearch === true ? undefined : ilike(users.email, pattern),
+        filter.isNameSearch === true ? undefined : ilike(users.phone, pattern),
         ilike(
           sql`concat_ws(' ', ${users.firstName}, nullif(${users.middleName}, ''), ${users.lastName})`,
           pattern,
@@ -242,6 +247,7 @@ export async function findPatient(tx: TenantTransaction, id: string, options: { 
     .select({
       id: patients.id,
       userId: patients.userId,
+      holderUserId: patients.holderUserId,
       patientCode: patients.patientCode,
       firstName: patients.firstName,
       middleName: patients.middleName,

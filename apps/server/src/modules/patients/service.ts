@@ -358,7 +358,8 @@ export function changeStatus(
 /**
  * DELETE /account/patients/:id (spec §4): the account is disabled at once and its data removed by
  * the purge job LIMITS.accountDeletionDays later; irreversible. The patient id is typed again to
- * confirm. The patient's own login (if any) stops working now.
+ * confirm. The patient's own login (if any) stops working now; the sub-users that login holds are
+ * deleted with it (same purge time).
  */
 export async function deletePatient(environment: PatientEnvironment, id: string, input: PatientDelete) {
   const { auth, clock, database } = environment;
@@ -380,6 +381,11 @@ export async function deletePatient(environment: PatientEnvironment, id: string,
     );
     if (patient.userId !== null)
       await tx.update(users).set({ status: 'DISABLED', updatedAt: now }).where(eq(users.id, patient.userId));
+    // The account's sub-users go with it: nobody could sign in to manage them any more.
+    const subUserIds =
+      patient.userId === null
+        ? []
+        : await store.disableSubUsersOf(tx, patient.userId, { deletionRequestedAt: now, purgeAfter });
     await recordAudit(tx, auth.tenantId, environment.audit, {
       action: 'PATIENT_DELETION_REQUESTED',
       subjectUserId: patient.userId,
@@ -389,6 +395,7 @@ export async function deletePatient(environment: PatientEnvironment, id: string,
         patientCode: patient.patientCode,
         purgeAfter: purgeAfter.toISOString(),
         reason: input.reason ?? null,
+        ...(subUserIds.length > 0 ? { subUserIds } : {}),
       },
       at: now,
     });

@@ -14,10 +14,18 @@ import {
   type StoredVital,
 } from '../../db/schema.js';
 
+/** A sub-user's holder: the account's name and its own patient record when the caller sees it. */
+export interface PatientHolder {
+  name: string;
+  patientId: string | null;
+}
+
 /** A patient with the name of their health center (joins see what the caller sees). */
 export interface PatientWithCenter {
   patient: PatientRow;
   centerName: string | null;
+  /** A SUB_USER's holder (null for a main account). */
+  holder: PatientHolder | null;
 }
 
 /** A listed patient: the record and what triage needs (open case and ticket, what crossed, silence). */
@@ -36,9 +44,22 @@ export interface ListedPatient extends PatientWithCenter {
 
 const escapeLike = (text: string) => `%${text.replace(/[%_\\]/g, '\\$&')}%`;
 
+/**
+ * A sub-user's holder (subqueries see what the caller sees): the holder's own patient record, and
+ * its name from that record or else from the account.
+ */
+const holderColumn = sql<PatientHolder | null>`CASE WHEN ${patients.holderUserId} IS NULL THEN NULL ELSE (
+  SELECT json_build_object('patientId', own.id,
+           'name', coalesce(own.first_name || ' ' || own.last_name, account.first_name || ' ' || account.last_name, ''))
+    FROM (SELECT 1) AS one
+    LEFT JOIN LATERAL (SELECT held.id, held.first_name, held.last_name FROM patients held
+                        WHERE held.tenant_id = ${patients.tenantId} AND held.user_id = ${patients.holderUserId}
+                        ORDER BY held.created_at LIMIT 1) AS own ON true
+    LEFT JOIN users account ON account.tenant_id = ${patients.tenantId} AND account.id = ${patients.holderUserId}) END`;
+
 function selectPatients(tx: TenantTransaction) {
   return tx
-    .select({ patient: patients, centerName: healthCenters.name })
+    .select({ patient: patients, centerName: healthCenters.name, holder: holderColumn })
     .from(patients)
     .leftJoin(
       healthCenters,
@@ -121,6 +142,7 @@ function selectListed(tx: TenantTransaction) {
     .select({
       patient: patients,
       centerName: healthCenters.name,
+      holder: holderColumn,
       openSosCaseId: sql<string | null>`open_case.id`,
       openTicketId: sql<string | null>`open_ticket.id`,
       noData: sql<boolean>`silent.patient_id IS NOT NULL`,
@@ -312,6 +334,23 @@ export async function updatePatient(
     .update(patients)
     .set({ ...changes, updatedAt: now })
     .where(eq(patients.id, id));
+}
+
+/**
+ * Deletes with their holder's account the active sub-users it holds (they have no login of their
+ * own): the same state and purge time. Returns their ids.
+ */
+export async function disableSubUsersOf(
+  tx: TenantTransaction,
+  holderUserId: string,
+  deletion: { deletionRequestedAt: Date; purgeAfter: Date },
+): Promise<string[]> {
+  const rows = await tx
+    .update(patients)
+    .set({ accountState: 'DISABLED', ...deletion, updatedAt: deletion.deletionRequestedAt })
+    .where(and(eq(patients.holderUserId, holderUserId), eq(patients.accountState, 'ACTIVE')))
+    .returning({ id: patients.id });
+  return rows.map((row) => row.id);
 }
 
 // Codes -----------------------------------------------------------------------------------------

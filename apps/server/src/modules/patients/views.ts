@@ -71,7 +71,7 @@ export function toSummary(row: ListedPatient, now: Date): PatientSummary {
   };
 }
 
-function toRecord({ patient, centerName }: PatientWithCenter): PatientRecord {
+function toRecord({ patient, centerName, holder }: PatientWithCenter): PatientRecord {
   return {
     id: patient.id,
     patientCode: patient.patientCode,
@@ -90,6 +90,8 @@ function toRecord({ patient, centerName }: PatientWithCenter): PatientRecord {
     packageCode: patient.packageCode,
     createdAt: patient.createdAt.toISOString(),
     accountState: patient.accountState === 'DISABLED' ? 'DISABLED' : 'ACTIVE',
+    accountKind: patient.accountKind === 'SUB_USER' ? 'SUB_USER' : 'MAIN',
+    holder: patient.accountKind === 'SUB_USER' ? (holder ?? { name: '', patientId: null }) : null,
   };
 }
 

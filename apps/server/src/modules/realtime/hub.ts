@@ -15,11 +15,14 @@ export interface LiveSubscriber {
 
 /**
  * Whether a subscriber may receive an event: the patient access rule of contracts, the same one
- * the database applies to the events a socket replays (migration 0017).
+ * the database applies to the events a socket replays (migrations 0017 and 0037): a patient
+ * account gets its own record's and its sub-users' events, and of the patients it follows their
+ * status, alert and SOS events.
  */
 export function canSee(subscriber: Pick<LiveSubscriber, 'tenantId' | 'visibility'>, tenantId: string, event: LiveEvent, patient: PatientFacts | null): boolean {
   return canSeePatientEvent(patientAccessSubjectOf(subscriber.visibility), subscriber.tenantId, {
     tenantId,
+    type: event.type,
     patientId: event.patientId,
     healthCenterId: event.healthCenterId,
     patient,

@@ -3,8 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createTestApp, logIn, withSession } from '../../../test/app.js';
-import { createTestDatabase, type TestDatabase } from '../../../test/database.js';
-import { createHealthCenter, createTenant, createTenantUser } from '../../../test/factories.js';
+import { randomUUID } from 'node:crypto';
+import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
+import { createHealthCenter, createPatient, createTenant, createTenantUser } from '../../../test/factories.js';
 import { SESSION_COOKIE } from '../../http/access.js';
 import { publishEvent, type EventInput } from './publish.js';
 
@@ -240,5 +241,89 @@ describe('the live channel', () => {
     await app.realtime.checkConnections();
     await second.until(() => second.closeCode !== undefined);
     expect(second.closeCode).toBe(LIVE_CLOSE_CODES.loggedInElsewhere);
+  });
+});
+
+describe('the live channel of followers and holders', () => {
+  /** A patient with a follower (a confirmed contact) and a holder with a sub-user, each with an app session. */
+  async function people() {
+    const { database } = testDb;
+    const patientUser = await createTenantUser(database, tenant.id, { role: 'PATIENT', healthCenterId: centerA });
+    const followerUser = await createTenantUser(database, tenant.id, { role: 'PATIENT', healthCenterId: centerA });
+    const holderUser = await createTenantUser(database, tenant.id, { role: 'PATIENT', healthCenterId: centerB });
+    const patient = await createPatient(database, tenant.id, { healthCenterId: centerA, userId: patientUser.id });
+    await createPatient(database, tenant.id, { healthCenterId: centerA, userId: followerUser.id });
+    const subUser = await createPatient(database, tenant.id, { healthCenterId: centerB, accountKind: 'SUB_USER', holderUserId: holderUser.id, relation: 'CHILD' });
+    const contactId = randomUUID();
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO patient_contacts (tenant_id, id, patient_id, contact_type, name, phone, relationship, invitation_status, follower_user_id, confirmed_at)
+       VALUES ($1, $2, $3, 'CARING', 'Lan', '0912345670', 'FRIEND', 'CONFIRMED', $4, now())`,
+      [tenant.id, contactId, patient.id, followerUser.id],
+    );
+    const tokenOf = async (user: { email: string | null }) => logIn(app, tenant.code, user.email ?? '');
+    return { patient, subUser, contactId, patientToken: await tokenOf(patientUser), followerToken: await tokenOf(followerUser), holderToken: await tokenOf(holderUser) };
+  }
+  const about = (patientId: string, type: EventInput['type'], n: number, healthCenterId: string | null = centerA): EventInput => ({ type, patientId, healthCenterId, payload: { n } });
+  const numbers = (client: Client) => client.events.map((event) => (event.payload as { n?: number }).n);
+
+  it("hands a follower the followed patient's SOS, alerts and status, never its tickets or messages, live and replayed", async () => {
+    const { patient, patientToken, followerToken } = await people();
+    const before = await publish(tenant.id, about(patient.id, 'ticket.created', 400));
+    const owner = await connect(patientToken, null);
+    const follower = await connect(followerToken, null);
+    await publish(tenant.id, about(patient.id, 'ticket.created', 401));
+    await publish(tenant.id, about(patient.id, 'message.updated', 402));
+    await publish(tenant.id, about(patient.id, 'sos.opened', 403));
+    await publish(tenant.id, about(patient.id, 'alert.raised', 404));
+    await publish(tenant.id, about(patient.id, 'patient.statusChanged', 405));
+    await owner.until(() => owner.events.length === 5);
+    await follower.until(() => follower.events.length >= 3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(numbers(owner)).toEqual([401, 402, 403, 404, 405]);
+    expect(numbers(follower)).toEqual([403, 404, 405]);
+    // A replay goes through the follower's own transaction: the database's events policy decides.
+    const replayed = await connect(followerToken, before - 1);
+    await replayed.until(() => replayed.events.length >= 3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(numbers(replayed)).toEqual([403, 404, 405]);
+    for (const client of [owner, follower, replayed]) await client.close();
+  });
+
+  it('tells both apps when the patient hides data from the follower, and stops the follower at once when the contact is deleted', async () => {
+    const { patient, contactId, patientToken, followerToken } = await people();
+    const owner = await connect(patientToken, null);
+    const follower = await connect(followerToken, null);
+    const hidden = await app.inject({ method: 'PUT', url: `/health/me/followers/${contactId}/hidden`, ...withSession(patientToken), payload: { hiddenKinds: ['HEART_RATE'] } });
+    expect(hidden.statusCode).toBe(200);
+    await owner.until(() => owner.events.some((event) => event.type === 'follower.changed'));
+    await follower.until(() => follower.events.some((event) => event.type === 'follower.changed'));
+    expect(follower.events.find((event) => event.type === 'follower.changed')).toMatchObject({ patientId: patient.id, payload: { contactId } });
+    // Hidden kinds do not hold back alerts.
+    await publish(tenant.id, about(patient.id, 'alert.raised', 501));
+    await follower.until(() => numbers(follower).includes(501));
+
+    const removed = await app.inject({ method: 'DELETE', url: `/health/me/followers/${contactId}`, ...withSession(patientToken) });
+    expect(removed.statusCode).toBe(200);
+    await owner.until(() => owner.events.filter((event) => event.type === 'follower.changed').length === 2);
+    const seenBefore = follower.events.length;
+    await publish(tenant.id, about(patient.id, 'sos.opened', 502));
+    await owner.until(() => numbers(owner).includes(502));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(follower.events.length).toBeLessThanOrEqual(seenBefore + 1);
+    expect(numbers(follower)).not.toContain(502);
+    for (const client of [owner, follower]) await client.close();
+  });
+
+  it("hands a holder every event of its sub-user, and nobody else's", async () => {
+    const { subUser, patient, holderToken } = await people();
+    const holder = await connect(holderToken, null);
+    await publish(tenant.id, about(patient.id, 'sos.opened', 601));
+    await publish(tenant.id, about(subUser.id, 'ticket.created', 602, centerB));
+    await publish(tenant.id, about(subUser.id, 'alert.raised', 603, centerB));
+    await holder.until(() => holder.events.length >= 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(numbers(holder)).toEqual([602, 603]);
+    await holder.close();
   });
 });

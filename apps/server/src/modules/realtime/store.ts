@@ -1,7 +1,7 @@
-import type { LiveEvent, PatientFacts } from '@rpm/contracts';
-import { and, asc, desc, eq, gt, max } from 'drizzle-orm';
+import type { FollowerGrant, LiveEvent, PatientFacts } from '@rpm/contracts';
+import { and, asc, desc, eq, gt, inArray, max } from 'drizzle-orm';
 import type { SystemStore, TenantTransaction } from '../../db/database.js';
-import { events, patients, sessions } from '../../db/schema.js';
+import { events, followerGrants, patients, sessions } from '../../db/schema.js';
 
 export const EVENT_PAGE = 500;
 
@@ -29,8 +29,8 @@ export async function eventsAfter(
 
 /**
  * Events after `afterId` with what the access rule needs to know of their patient as it is now
- * (null: no such patient any more). For the hub, which reads the whole tenant once and decides
- * per socket.
+ * (null: no such patient any more): its account, center, holder and followers. For the hub, which
+ * reads the whole tenant once and decides per socket.
  */
 export async function eventsWithPatientsAfter(
   tx: TenantTransaction,
@@ -38,13 +38,20 @@ export async function eventsWithPatientsAfter(
   limit = EVENT_PAGE,
 ): Promise<{ event: LiveEvent; patient: PatientFacts | null }[]> {
   const rows = await tx
-    .select({ event: events, patientUserId: patients.userId, patientCenterId: patients.healthCenterId, patientFound: patients.id })
+    .select({
+      event: events,
+      patientUserId: patients.userId,
+      patientCenterId: patients.healthCenterId,
+      patientHolderId: patients.holderUserId,
+      patientFound: patients.id,
+    })
     .from(events)
     .leftJoin(patients, and(eq(patients.tenantId, events.tenantId), eq(patients.id, events.patientId)))
     .where(gt(events.id, afterId))
     .orderBy(asc(events.id))
     .limit(limit);
-  return rows.map(({ event: row, patientUserId, patientCenterId, patientFound }) => ({
+  const followersOf = await followersOfPatients(tx, rows.flatMap(({ patientFound }) => (patientFound === null ? [] : [patientFound])));
+  return rows.map(({ event: row, patientUserId, patientCenterId, patientHolderId, patientFound }) => ({
     event: {
       id: row.id,
       type: row.type,
@@ -53,8 +60,34 @@ export async function eventsWithPatientsAfter(
       payload: row.payload,
       createdAt: row.createdAt.toISOString(),
     },
-    patient: patientFound === null ? null : { tenantId: row.tenantId, userId: patientUserId, healthCenterId: patientCenterId },
+    patient:
+      patientFound === null
+        ? null
+        : {
+            tenantId: row.tenantId,
+            userId: patientUserId,
+            healthCenterId: patientCenterId,
+            holderUserId: patientHolderId,
+            followers: followersOf.get(patientFound) ?? [],
+          },
   }));
+}
+
+/** The follower grants of these patients (a confirmed contact with an account: migration 0037). */
+async function followersOfPatients(tx: TenantTransaction, patientIds: readonly string[]): Promise<Map<string, FollowerGrant[]>> {
+  const byPatient = new Map<string, FollowerGrant[]>();
+  const distinct = [...new Set(patientIds)];
+  if (distinct.length === 0) return byPatient;
+  const grants = await tx
+    .select({ patientId: followerGrants.patientId, userId: followerGrants.followerUserId, hiddenKinds: followerGrants.hiddenKinds })
+    .from(followerGrants)
+    .where(inArray(followerGrants.patientId, distinct));
+  for (const grant of grants) {
+    const list = byPatient.get(grant.patientId) ?? [];
+    list.push({ userId: grant.userId, hiddenKinds: grant.hiddenKinds });
+    byPatient.set(grant.patientId, list);
+  }
+  return byPatient;
 }
 
 export async function lastEventId(tx: TenantTransaction): Promise<number> {

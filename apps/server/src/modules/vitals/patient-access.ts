@@ -1,4 +1,4 @@
-import type { Permission, VitalStatus } from '@rpm/contracts';
+import type { Permission, ProfileKind, VitalStatus } from '@rpm/contracts';
 import { and, eq } from 'drizzle-orm';
 import type { Database, TenantTransaction } from '../../db/database.js';
 import { withCaller } from '../../db/caller.js';
@@ -7,6 +7,7 @@ import type { AuthContext } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AuditContext } from '../audit/store.js';
+import { assertProfileWritable, resolveProfile } from '../followers/profile.js';
 
 export interface VitalsEnvironment {
   database: Database;
@@ -25,6 +26,8 @@ export interface VitalsPatient {
   accountKind: string;
   alertsSuppressedUntilNormal: boolean;
   lastReadingAt: Date | null;
+  /** A patient session's relation to this record (the profile header); null for staff. */
+  profile: ProfileKind | null;
 }
 
 const columns = {
@@ -42,7 +45,9 @@ const columns = {
 
 /**
  * Runs `work` for the patient a call is about, in one transaction:
- * - a PATIENT session works on its own record (found by patients.user_id; another id is not found);
+ * - a PATIENT session works on the profile it chose (followers/profile.ts: its own record without
+ *   the profile header, else a sub-user it holds or a patient it follows, read only: a write is
+ *   profile.readOnly); another `patientId` is not found;
  * - staff work on a patient their level sees (withCaller), holding `permission` (404 otherwise,
  *   so other centers' and tenants' patients are indistinguishable from missing ones).
  * With `lock`, the patient row is locked until the end (one batch at a time per patient, so the
@@ -66,9 +71,11 @@ export async function withVitalsPatient<T>(
     });
   }
   const run = async (tx: TenantTransaction) => {
-    const condition = isPatientSession
-      ? and(eq(patients.tenantId, auth.tenantId), eq(patients.userId, auth.userId))
-      : and(eq(patients.tenantId, auth.tenantId), eq(patients.id, request.patientId ?? ''));
+    const profile = isPatientSession ? await resolveProfile(tx, auth) : undefined;
+    if (isPatientSession && profile === undefined)
+      throw new AppError(request.patientId === undefined ? 'health.noPatientProfile' : 'patient.notFound');
+    if (profile !== undefined && request.write) assertProfileWritable(profile);
+    const condition = and(eq(patients.tenantId, auth.tenantId), eq(patients.id, profile?.patientId ?? request.patientId ?? ''));
     const query = tx.select(columns).from(patients).where(condition).limit(1);
     const [row] = request.lock ? await query.for('update') : await query;
     if (row === undefined)
@@ -79,8 +86,9 @@ export async function withVitalsPatient<T>(
       throw new AppError('patient.notFound');
     if (request.write && row.accountState !== 'ACTIVE') throw new AppError('patient.accountDeleted');
     const { accountState: _accountState, ...patient } = row;
-    return work(tx, { ...patient, status: patient.status as VitalStatus });
+    return work(tx, { ...patient, status: patient.status as VitalStatus, profile: profile?.kind ?? null });
   };
-  // The database applies the patient access rule too: a patient session sees its own records only.
+  // The database applies the patient access rule too: a patient session sees only its own record,
+  // its sub-users' and those it follows (minus hidden data kinds).
   return withCaller(database, auth, run);
 }

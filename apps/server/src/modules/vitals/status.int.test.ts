@@ -258,7 +258,10 @@ describe('the status engine on the ingestion path', () => {
   });
 
   it('caps a sub-user at HIGH_RISK for SOS readings, falls and hotline calls (spec §6)', async () => {
-    const patient = await newPatient(testDb, org.tenant.id, org.centerA.id, { accountKind: 'SUB_USER' });
+    const patient = await newPatient(testDb, org.tenant.id, org.centerA.id, {
+      accountKind: 'SUB_USER',
+      holderUserId: org.patientUser.id,
+    });
     await postBatch(
       app,
       doctor,
