@@ -39,8 +39,9 @@ describe('patient app registration', () => {
 
     await page.getByRole('link', { name: 'Back to log in' }).first().tap();
     await page.waitForURL('**/app/login');
-    const tenant = page.getByLabel('Tenant code');
-    if (await tenant.isVisible()) await tenant.fill(DEMO_TENANT_CODE);
+    // The login page always asks for the tenant code (prefilled when remembered): filling it waits
+    // for the page, where a visibility check made as the route loads could skip it.
+    await page.getByLabel('Tenant code').fill(DEMO_TENANT_CODE);
     await page.getByRole('button', { name: 'One-time code' }).tap();
     await page.getByLabel('Email or phone number').fill(email);
     const loginSince = suite.mail.messages.length;
