@@ -5,6 +5,7 @@ import { prepareDatabase } from './db/bootstrap.js';
 import { startJobRunners, type JobRunner } from './modules/jobs/runner.js';
 import { migrateDedicatedTenants } from './modules/tenants/connections.js';
 import { DEMO_PASSWORD, DEMO_TENANT_CODE, seedDemo, type DemoLogin } from './seed/demo.js';
+import { DEMO_RELATIVE_EMAIL } from './seed/demo-followers.js';
 import { startDemoFleet } from '../../../tools/simulator/demo-fleet.js';
 
 const USAGE = `Usage: node apps/server/dist/main.js [serve|migrate|seed]
@@ -18,6 +19,7 @@ function printDemoLogins(logins: DemoLogin[]) {
   for (const login of logins) {
     console.log(`  ${login.role.padEnd(width)}  ${login.username}`);
   }
+  console.log(`  ${'FOLLOWER'.padEnd(width)}  ${DEMO_RELATIVE_EMAIL} (patient app: follows the demo patient)`);
 }
 
 async function run(command: string, config: Config) {
