@@ -34,3 +34,4 @@ export * from './app-devices.js';
 export * from './app-sport.js';
 export * from './followers.js';
 export * from './app-doctors.js';
+export * from './care-plan.js';
