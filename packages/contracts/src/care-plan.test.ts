@@ -60,11 +60,13 @@ describe('dose (spec §5: 0 to 300, decimals only in the listed steps)', () => {
   });
 
   it('refuses 0, negatives and doses above 300', () => {
-    for (const dose of [0, -1, -0.5, 300.125, 301, 1000]) expect(doseProblem(dose), String(dose)).toBe('dose.range');
+    for (const dose of [0, -1, -0.5, 300.125, 301, 1000])
+      expect(doseProblem(dose), String(dose)).toBe('dose.range');
   });
 
   it('refuses other decimals and a missing dose', () => {
-    for (const dose of [0.1, 0.2, 0.3, 0.333, 0.6, 0.7, 1.05, 2.9, 0.0001]) expect(doseProblem(dose), String(dose)).toBe('dose.step');
+    for (const dose of [0.1, 0.2, 0.3, 0.333, 0.6, 0.7, 1.05, 2.9, 0.0001])
+      expect(doseProblem(dose), String(dose)).toBe('dose.step');
     expect(doseProblem(undefined)).toBe('dose.required');
     expect(doseProblem(Number.NaN)).toBe('dose.required');
   });
@@ -82,7 +84,9 @@ describe('dose (spec §5: 0 to 300, decimals only in the listed steps)', () => {
       fc.property(fc.double({ min: -10, max: 400, noNaN: true }), (dose) => {
         if (doseProblem(dose) !== null) return true;
         const whole = Math.floor(dose);
-        return dose > 0 && dose <= 300 && fractions.some((fraction) => Math.abs(dose - (whole + fraction)) < 1e-9);
+        return (
+          dose > 0 && dose <= 300 && fractions.some((fraction) => Math.abs(dose - (whole + fraction)) < 1e-9)
+        );
       }),
     );
   });
@@ -90,7 +94,9 @@ describe('dose (spec §5: 0 to 300, decimals only in the listed steps)', () => {
 
 describe('reminder schedule', () => {
   it('needs at least one time and refuses duplicate labels (ignoring case) or times', () => {
-    expect(scheduleProblems(schedule({ times: [] }))).toEqual([{ path: 'schedule.times', code: 'times.required' }]);
+    expect(scheduleProblems(schedule({ times: [] }))).toEqual([
+      { path: 'schedule.times', code: 'times.required' },
+    ]);
     expect(
       scheduleProblems(
         schedule({
@@ -108,18 +114,26 @@ describe('reminder schedule', () => {
   });
 
   it('needs a weekday, a days-of-month list like 1,15, and one start time for an hour cycle', () => {
-    expect(scheduleProblems(schedule({ repeat: { kind: 'WEEKDAYS', weekdays: [] } }))[0]?.code).toBe('repeat.weekdaysRequired');
+    expect(scheduleProblems(schedule({ repeat: { kind: 'WEEKDAYS', weekdays: [] } }))[0]?.code).toBe(
+      'repeat.weekdaysRequired',
+    );
     expect(scheduleProblems(schedule({ repeat: { kind: 'MONTH_DAYS', days: '1,15' } }))).toEqual([]);
     for (const days of ['', '1;15', '0', '32', '1,1', '1,,2', 'a']) {
-      expect(scheduleProblems(schedule({ repeat: { kind: 'MONTH_DAYS', days } }))[0]?.code, days).toBe('repeat.monthDaysFormat');
+      expect(scheduleProblems(schedule({ repeat: { kind: 'MONTH_DAYS', days } }))[0]?.code, days).toBe(
+        'repeat.monthDaysFormat',
+      );
     }
-    expect(scheduleProblems(schedule({ repeat: { kind: 'HOUR_CYCLE', everyHours: 8 } }))[0]?.code).toBe('repeat.hourCycleOneTime');
+    expect(scheduleProblems(schedule({ repeat: { kind: 'HOUR_CYCLE', everyHours: 8 } }))[0]?.code).toBe(
+      'repeat.hourCycleOneTime',
+    );
   });
 
   it('allows a start on the end date, forever, and refuses a start after the end', () => {
     expect(scheduleProblems(schedule({ startDate: '2026-12-31', endDate: '2026-12-31' }))).toEqual([]);
     expect(scheduleProblems(schedule({ endDate: null }))).toEqual([]);
-    expect(scheduleProblems(schedule({ startDate: '2027-01-01' }))).toEqual([{ path: 'schedule.endDate', code: 'dates.startAfterEnd' }]);
+    expect(scheduleProblems(schedule({ startDate: '2027-01-01' }))).toEqual([
+      { path: 'schedule.endDate', code: 'dates.startAfterEnd' },
+    ]);
   });
 
   it('reads days of the month in order, with spaces', () => {
@@ -134,19 +148,29 @@ describe('prescription', () => {
   });
 
   it('needs a medicine, and refuses one twice (same catalogue entry, or same name and strength)', () => {
-    expect(prescriptionProblems(prescription({ medicines: [] }))).toEqual([{ path: 'medicines', code: 'medicines.required' }]);
-    const twice = prescriptionProblems(prescription({ medicines: [medicine(), medicine({ name: ' metformin ', strength: '500mg' })] }));
+    expect(prescriptionProblems(prescription({ medicines: [] }))).toEqual([
+      { path: 'medicines', code: 'medicines.required' },
+    ]);
+    const twice = prescriptionProblems(
+      prescription({ medicines: [medicine(), medicine({ name: ' metformin ', strength: '500mg' })] }),
+    );
     expect(twice).toEqual([{ path: 'medicines.1.name', code: 'medicines.duplicate' }]);
-    const strengths = prescriptionProblems(prescription({ medicines: [medicine(), medicine({ strength: '850 mg' })] }));
+    const strengths = prescriptionProblems(
+      prescription({ medicines: [medicine(), medicine({ strength: '850 mg' })] }),
+    );
     expect(strengths).toEqual([]);
-    expect(medicineIdentity({ catalogueId: 'ATC-A10BA02', name: 'Other name' })).toBe('catalogue:ATC-A10BA02');
+    expect(medicineIdentity({ catalogueId: 'ATC-A10BA02', name: 'Other name' })).toBe(
+      'catalogue:ATC-A10BA02',
+    );
   });
 
   it('refuses reminders for an on-demand medicine and needs them on schedule', () => {
     expect(prescriptionProblems(prescription({ medicines: [medicine({ mode: 'ON_DEMAND' })] }))).toEqual([
       { path: 'medicines.0.schedule', code: 'medicine.onDemandNoReminders' },
     ]);
-    expect(prescriptionProblems(prescription({ medicines: [medicine({ mode: 'ON_DEMAND', schedule: null })] }))).toEqual([]);
+    expect(
+      prescriptionProblems(prescription({ medicines: [medicine({ mode: 'ON_DEMAND', schedule: null })] })),
+    ).toEqual([]);
     expect(prescriptionProblems(prescription({ medicines: [medicine({ schedule: null })] }))).toEqual([
       { path: 'medicines.0.schedule.times', code: 'times.required' },
     ]);
@@ -154,7 +178,10 @@ describe('prescription', () => {
 
   it('refuses a start after the end and names each medicine problem by its place', () => {
     const problems = prescriptionProblems(
-      prescription({ startDate: '2027-01-01', medicines: [medicine(), medicine({ name: 'Aspirin', dose: 0.3 })] }),
+      prescription({
+        startDate: '2027-01-01',
+        medicines: [medicine(), medicine({ name: 'Aspirin', dose: 0.3 })],
+      }),
     );
     expect(problems).toEqual([
       { path: 'endDate', code: 'dates.startAfterEnd' },

@@ -23,7 +23,15 @@ export const MEDICINE_ROUTES = [
   'TRANSDERMAL',
   'TOPICAL',
 ] as const;
-export const MEDICINE_FORMS = ['TABLET', 'CAPSULE', 'INJECTABLE', 'SOLUTION', 'CREAM', 'DROPS', 'SPRAY'] as const;
+export const MEDICINE_FORMS = [
+  'TABLET',
+  'CAPSULE',
+  'INJECTABLE',
+  'SOLUTION',
+  'CREAM',
+  'DROPS',
+  'SPRAY',
+] as const;
 export const FREQUENCY_CYCLES = ['DAY', 'WEEK', 'MONTH'] as const;
 export const TIMES_OF_DAY = ['MORNING', 'AFTERNOON', 'EVENING', 'NIGHT'] as const;
 export const MEAL_DEPENDENCES = ['WITH_MEAL', 'BEFORE_MEAL', 'AFTER_MEAL', 'ANYTIME'] as const;
@@ -87,7 +95,11 @@ export const reminderRepeatSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('WEEKDAYS'), weekdays: z.array(z.int().min(1).max(7)).max(7) }),
   z.object({ kind: z.literal('MONTH_DAYS'), days: z.string().trim().max(100) }),
   z.object({ kind: z.literal('HOUR_CYCLE'), everyHours: z.int().min(1).max(24) }),
-  z.object({ kind: z.literal('DAY_CYCLE'), activeDays: z.int().min(1).max(365), inactiveDays: z.int().min(1).max(365) }),
+  z.object({
+    kind: z.literal('DAY_CYCLE'),
+    activeDays: z.int().min(1).max(365),
+    inactiveDays: z.int().min(1).max(365),
+  }),
   z.object({ kind: z.literal('EVERY_N_DAYS'), everyDays: z.int().min(1).max(365) }),
 ]);
 export type ReminderRepeat = z.infer<typeof reminderRepeatSchema>;
@@ -137,7 +149,8 @@ export function scheduleProblems(schedule: ReminderSchedule, path = 'schedule'):
   });
   const { repeat } = schedule;
   if (repeat.kind === 'WEEKDAYS') {
-    if (repeat.weekdays.length === 0) problems.push({ path: `${path}.repeat.weekdays`, code: 'repeat.weekdaysRequired' });
+    if (repeat.weekdays.length === 0)
+      problems.push({ path: `${path}.repeat.weekdays`, code: 'repeat.weekdaysRequired' });
     else if (new Set(repeat.weekdays).size !== repeat.weekdays.length) {
       problems.push({ path: `${path}.repeat.weekdays`, code: 'repeat.weekdaysRepeated' });
     }
@@ -217,7 +230,8 @@ export function medicineProblems(medicine: MedicineInput, path = 'medicine'): Ca
   const dose = doseProblem(medicine.dose);
   if (dose !== null) problems.push({ path: `${path}.dose`, code: dose });
   if (medicine.mode === 'ON_DEMAND') {
-    if (medicine.schedule !== null) problems.push({ path: `${path}.schedule`, code: 'medicine.onDemandNoReminders' });
+    if (medicine.schedule !== null)
+      problems.push({ path: `${path}.schedule`, code: 'medicine.onDemandNoReminders' });
   } else if (medicine.schedule === null) {
     problems.push({ path: `${path}.schedule.times`, code: 'times.required' });
   } else {
@@ -229,11 +243,12 @@ export function medicineProblems(medicine: MedicineInput, path = 'medicine'): Ca
 /** Every §5 rule of a prescription and its medicines; an empty list means it may be saved. */
 export function prescriptionProblems(prescription: PrescriptionInput): CarePlanProblem[] {
   const problems: CarePlanProblem[] = [];
-  if (prescription.startDate > prescription.endDate) problems.push({ path: 'endDate', code: 'dates.startAfterEnd' });
+  if (prescription.startDate > prescription.endDate)
+    problems.push({ path: 'endDate', code: 'dates.startAfterEnd' });
   if (prescription.medicines.length === 0) problems.push({ path: 'medicines', code: 'medicines.required' });
   const identities = prescription.medicines.map(medicineIdentity);
   prescription.medicines.forEach((medicine, index) => {
-    if (identities.indexOf(identities[index]!) !== index) {
+    if (identities.indexOf(medicineIdentity(medicine)) !== index) {
       problems.push({ path: `medicines.${index}.name`, code: 'medicines.duplicate' });
     }
     problems.push(...medicineProblems(medicine, `medicines.${index}`));
@@ -243,7 +258,9 @@ export function prescriptionProblems(prescription: PrescriptionInput): CarePlanP
 
 /** Spec §3 "total days": the days from start to end, both counted. */
 export function prescriptionTotalDays(startDate: string, endDate: string): number {
-  return Math.round((Date.parse(`${endDate}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / 86_400_000) + 1;
+  return (
+    Math.round((Date.parse(`${endDate}T00:00:00Z`) - Date.parse(`${startDate}T00:00:00Z`)) / 86_400_000) + 1
+  );
 }
 
 // States (spec §4) ----------------------------------------------------------------------------------
@@ -252,12 +269,22 @@ export const PRESCRIPTION_STATES = ['IN_USE', 'EXPIRED', 'DEACTIVATED'] as const
 export type PrescriptionState = (typeof PRESCRIPTION_STATES)[number];
 
 /** In use until its end date has passed in the patient's zone; deactivation is permanent. */
-export function prescriptionState(prescription: { endDate: string; deactivatedAt: Date | null }, today: string): PrescriptionState {
+export function prescriptionState(
+  prescription: { endDate: string; deactivatedAt: Date | null },
+  today: string,
+): PrescriptionState {
   if (prescription.deactivatedAt !== null) return 'DEACTIVATED';
   return prescription.endDate < today ? 'EXPIRED' : 'IN_USE';
 }
 
-export const INTAKE_STATES = ['TO_TAKE', 'TAKEN', 'TAKEN_LATE', 'TAKEN_EARLY', 'SKIPPED', 'UNCONFIRMED'] as const;
+export const INTAKE_STATES = [
+  'TO_TAKE',
+  'TAKEN',
+  'TAKEN_LATE',
+  'TAKEN_EARLY',
+  'SKIPPED',
+  'UNCONFIRMED',
+] as const;
 export type IntakeState = (typeof INTAKE_STATES)[number];
 
 /** How far from the scheduled time a dose still counts as on time (either side). */

@@ -28,6 +28,7 @@ export * from './schema-vitals.js';
 export * from './schema-alerts.js';
 export * from './schema-app-alerts.js';
 export * from './schema-send-quota.js';
+export * from './schema-care-plan.js';
 
 // Control plane: reached only through the system store.
 

@@ -26,7 +26,12 @@ export interface Occurrence {
 }
 
 /** The occurrences with `from <= at < to`, in time order. */
-export function expandSchedule(schedule: ReminderSchedule, timeZone: string, from: Date, to: Date): Occurrence[] {
+export function expandSchedule(
+  schedule: ReminderSchedule,
+  timeZone: string,
+  from: Date,
+  to: Date,
+): Occurrence[] {
   if (schedule.times.length === 0 || from >= to) return [];
   const start = Temporal.PlainDate.from(schedule.startDate);
   const end = schedule.endDate === null ? null : Temporal.PlainDate.from(schedule.endDate);
@@ -61,7 +66,8 @@ function datesToScan(
   if (Temporal.PlainDate.compare(first, start) < 0) first = start;
   if (end !== null && Temporal.PlainDate.compare(last, end) > 0) last = end;
   const dates: Temporal.PlainDate[] = [];
-  for (let date = first; Temporal.PlainDate.compare(date, last) <= 0; date = date.add({ days: 1 })) dates.push(date);
+  for (let date = first; Temporal.PlainDate.compare(date, last) <= 0; date = date.add({ days: 1 }))
+    dates.push(date);
   return dates;
 }
 
@@ -98,7 +104,9 @@ function byDay(
   for (const date of datesToScan(timeZone, start, end, from, to)) {
     if (!isDueOn(schedule, start, date)) continue;
     for (const time of schedule.times) {
-      const zoned = date.toPlainDateTime(Temporal.PlainTime.from(time.time)).toZonedDateTime(timeZone, { disambiguation: 'compatible' });
+      const zoned = date
+        .toPlainDateTime(Temporal.PlainTime.from(time.time))
+        .toZonedDateTime(timeZone, { disambiguation: 'compatible' });
       const instant = zoned.toInstant();
       if (Temporal.Instant.compare(instant, from) >= 0 && Temporal.Instant.compare(instant, to) < 0) {
         occurrences.push(occurrenceOf(zoned, time.label));
@@ -117,14 +125,17 @@ function hourCycle(
   from: Temporal.Instant,
   to: Temporal.Instant,
 ): Occurrence[] {
-  const first = schedule.times[0]!;
-  const firstDose = start.toPlainDateTime(Temporal.PlainTime.from(first.time)).toZonedDateTime(timeZone, { disambiguation: 'compatible' });
+  const first = schedule.times[0];
+  if (first === undefined) return [];
+  const firstDose = start
+    .toPlainDateTime(Temporal.PlainTime.from(first.time))
+    .toZonedDateTime(timeZone, { disambiguation: 'compatible' });
   // The last moment of the end date, in the zone: doses run to the end of that day.
   const stop = end === null ? null : end.add({ days: 1 }).toZonedDateTime({ timeZone }).toInstant();
   const step = everyHours * 3_600_000;
   const firstMs = firstDose.epochMilliseconds;
   // Jump straight to the first dose at or after `from`.
-  const skip = Math.max(0, Math.ceil((Number(from.epochMilliseconds) - firstMs) / step));
+  const skip = Math.max(0, Math.ceil((from.epochMilliseconds - firstMs) / step));
   const occurrences: Occurrence[] = [];
   for (let ms = firstMs + skip * step; ms < to.epochMilliseconds; ms += step) {
     const instant = Temporal.Instant.fromEpochMilliseconds(ms);

@@ -1,0 +1,88 @@
+/** The care plan (migration 0038). Mirrors the SQL; schema.int.test.ts checks drift. */
+import type { ReminderSchedule } from '@rpm/contracts';
+import {
+  date,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { timestamps } from './schema-columns.js';
+
+/** Never edited in place: an edit deactivates it and its successor names it in replacesId. */
+export const prescriptions = pgTable(
+  'prescriptions',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    patientId: uuid('patient_id').notNull(),
+    name: text().notNull(),
+    rxNumber: text('rx_number'),
+    diagnosis: text(),
+    doctorInChargeId: uuid('doctor_in_charge_id').notNull(),
+    noteForPatient: text('note_for_patient'),
+    startDate: date('start_date').notNull(),
+    endDate: date('end_date').notNull(),
+    refills: smallint().notNull().default(0),
+    replacesId: uuid('replaces_id'),
+    createdBy: uuid('created_by').notNull(),
+    createdAt: timestamps('created_at').notNull(),
+    deactivatedAt: timestamps('deactivated_at'),
+    deactivatedBy: uuid('deactivated_by'),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+export const prescriptionMedicines = pgTable(
+  'prescription_medicines',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    prescriptionId: uuid('prescription_id').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    position: smallint().notNull(),
+    catalogueId: text('catalogue_id'),
+    name: text().notNull(),
+    /** numeric(6,3): exact thousandths, so the §5 steps (0.125, 0.33 …) are stored as typed. */
+    dose: numeric({ precision: 6, scale: 3 }).notNull(),
+    doseUnit: text('dose_unit').notNull(),
+    strength: text(),
+    quantity: integer(),
+    sideEffects: text('side_effects'),
+    instructions: text(),
+    note: text(),
+    route: text().notNull(),
+    form: text().notNull(),
+    frequencyCycle: text('frequency_cycle').notNull(),
+    timesOfDay: text('times_of_day').array().notNull().default([]),
+    meal: text().notNull(),
+    imageId: uuid('image_id'),
+    color: text(),
+    mode: text().notNull(),
+    /** Null exactly for a medicine taken on demand (spec §5). */
+    schedule: jsonb().$type<ReminderSchedule>(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+export const medicationIntakes = pgTable(
+  'medication_intakes',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    patientId: uuid('patient_id').notNull(),
+    medicineId: uuid('medicine_id').notNull(),
+    dueAt: timestamps('due_at').notNull(),
+    localDate: date('local_date').notNull(),
+    localTime: text('local_time').notNull(),
+    label: text().notNull(),
+    state: text().notNull().default('TO_TAKE'),
+    answeredAt: timestamps('answered_at'),
+    answeredBy: uuid('answered_by'),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
