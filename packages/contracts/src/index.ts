@@ -35,3 +35,4 @@ export * from './app-sport.js';
 export * from './followers.js';
 export * from './app-doctors.js';
 export * from './care-plan.js';
+export * from './medicine-catalogue.js';
