@@ -44,7 +44,7 @@ const medicine = (overrides: Partial<MedicineInput> = {}): MedicineInput => ({
 
 const prescription = (overrides: Partial<PrescriptionInput> = {}): PrescriptionInput => ({
   name: 'Diabetes follow-up',
-  doctorInChargeId: 'doctor-1',
+  doctorInChargeId: '01a2209e-c854-7369-a35c-ef80d1e4289a',
   startDate: '2026-12-01',
   endDate: '2026-12-31',
   refills: 0,
@@ -187,6 +187,23 @@ describe('prescription', () => {
       { path: 'endDate', code: 'dates.startAfterEnd' },
       { path: 'medicines.1.dose', code: 'dose.step' },
     ]);
+  });
+
+  it('keeps line breaks in notes and refuses control and direction characters in any text', () => {
+    const parsed = prescriptionInputSchema.parse(
+      prescription({
+        diagnosis: 'Type 2 diabetes\nHbA1c 8.1 %',
+        medicines: [medicine({ instructions: 'Swallow whole.\nDo not crush.' })],
+      }),
+    );
+    expect(parsed.diagnosis).toBe('Type 2 diabetes\nHbA1c 8.1 %');
+    for (const bad of [{ name: 'Rx\u0000' }, { name: 'Rx\u202E' }, { noteForPatient: 'Take\u0007' }]) {
+      expect(prescriptionInputSchema.safeParse(prescription(bad)).success, JSON.stringify(bad)).toBe(false);
+    }
+    expect(
+      prescriptionInputSchema.safeParse(prescription({ medicines: [medicine({ name: 'Metformin\nXR' })] }))
+        .success,
+    ).toBe(false);
   });
 
   it('refuses impossible dates in the shape', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeName, safeNote, safeText } from './text.js';
 
 /**
  * The care plan's shapes and rules (spec §3 Prescription, Medicine, Reminder; §4 prescription and
@@ -64,24 +65,11 @@ export function doseProblem(dose: number | null | undefined): DoseProblem | null
 
 /** A local wall-clock time, 24-hour "HH:mm". */
 export const localTimeSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: 'must be HH:mm' });
-/** A local calendar date, "yyyy-MM-dd". */
-export const localDateSchema = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be yyyy-MM-dd' })
-  .refine((value) => isCalendarDate(value), { error: 'must be a real date' });
-
-export function isCalendarDate(value: string): boolean {
-  const [year, month, day] = value.split('-').map(Number) as [number, number, number];
-  if (month < 1 || month > 12 || day < 1) return false;
-  return day <= daysInMonth(year, month);
-}
-
-export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
-}
+/** A local calendar date, "yyyy-MM-dd", that exists (2026-02-30 does not). */
+export const localDateSchema = z.iso.date();
 
 export const scheduleTimeSchema = z.object({
-  label: z.string().trim().min(1).max(60),
+  label: safeName(60),
   time: localTimeSchema,
 });
 export type ScheduleTime = z.infer<typeof scheduleTimeSchema>;
@@ -170,26 +158,24 @@ export function scheduleProblems(schedule: ReminderSchedule, path = 'schedule'):
 
 // Medicines and prescriptions ----------------------------------------------------------------------
 
-const optionalText = (max: number) => z.string().trim().max(max).optional();
-
 export const medicineInputSchema = z.object({
   /** A catalogue entry it was picked from, or free text only. */
-  catalogueId: z.string().trim().max(40).optional(),
-  name: z.string().trim().min(1).max(200),
+  catalogueId: safeText().max(40).optional(),
+  name: safeName(200),
   dose: z.number(),
   doseUnit: z.enum(DOSE_UNITS),
-  strength: optionalText(60),
+  strength: safeText().max(60).optional(),
   quantity: z.int().min(1).max(10_000).optional(),
-  sideEffects: optionalText(1000),
-  instructions: optionalText(1000),
-  note: optionalText(1000),
+  sideEffects: safeNote(1000).optional(),
+  instructions: safeNote(1000).optional(),
+  note: safeNote(1000).optional(),
   route: z.enum(MEDICINE_ROUTES),
   form: z.enum(MEDICINE_FORMS),
   frequencyCycle: z.enum(FREQUENCY_CYCLES),
   timesOfDay: z.array(z.enum(TIMES_OF_DAY)).max(TIMES_OF_DAY.length),
   meal: z.enum(MEAL_DEPENDENCES),
   /** The medicine's picture (a stored upload's id) or a colour; neither is required. */
-  imageId: z.string().trim().max(60).optional(),
+  imageId: z.uuid().optional(),
   color: z
     .string()
     .regex(/^#[0-9a-fA-F]{6}$/, { error: 'must be #rrggbb' })
@@ -201,11 +187,11 @@ export const medicineInputSchema = z.object({
 export type MedicineInput = z.infer<typeof medicineInputSchema>;
 
 export const prescriptionInputSchema = z.object({
-  name: z.string().trim().min(1).max(200),
-  rxNumber: z.string().trim().max(60).optional(),
-  diagnosis: z.string().trim().max(2000).optional(),
-  doctorInChargeId: z.string().trim().min(1).max(40),
-  noteForPatient: z.string().trim().max(2000).optional(),
+  name: safeName(200),
+  rxNumber: safeText().max(60).optional(),
+  diagnosis: safeNote(2000).optional(),
+  doctorInChargeId: z.uuid(),
+  noteForPatient: safeNote(2000).optional(),
   startDate: localDateSchema,
   endDate: localDateSchema,
   refills: z.int().min(0).max(99),

@@ -99,3 +99,17 @@ export const safeText = () =>
 
 /** A required name of at most `max` characters (after NFC and trimming). */
 export const safeName = (max: number) => safeText().min(1).max(max);
+
+/**
+ * A multi-line text (a note, instructions): as `safeText`, except that line breaks and tabs are
+ * kept. Empty stays allowed.
+ */
+export const safeNote = (max: number) =>
+  z
+    .string()
+    .overwrite(toNfc)
+    .trim()
+    .max(max)
+    .refine((value) => !hasHiddenCharacters(value.replace(/[\n\r\t]/g, ' ')), {
+      error: TEXT_PROBLEM_MESSAGES.invisibleCharacters,
+    });

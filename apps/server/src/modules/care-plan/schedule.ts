@@ -1,4 +1,4 @@
-import { parseMonthDays, daysInMonth, type ReminderSchedule } from '@rpm/contracts';
+import { parseMonthDays, type ReminderSchedule } from '@rpm/contracts';
 import { Temporal } from 'temporal-polyfill';
 
 /**
@@ -79,9 +79,8 @@ function isDueOn(schedule: ReminderSchedule, start: Temporal.PlainDate, date: Te
       return repeat.weekdays.includes(date.dayOfWeek);
     case 'MONTH_DAYS': {
       const days = parseMonthDays(repeat.days) ?? [];
-      const lastDay = daysInMonth(date.year, date.month);
       // A day past the month's end falls on its last day; the last day counts once.
-      return days.some((day) => Math.min(day, lastDay) === date.day);
+      return days.some((day) => Math.min(day, date.daysInMonth) === date.day);
     }
     case 'DAY_CYCLE':
       return daysFromStart % (repeat.activeDays + repeat.inactiveDays) < repeat.activeDays;
