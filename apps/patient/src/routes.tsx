@@ -1,6 +1,7 @@
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
 import { alertsRoutes } from './features/alerts/routes';
 import { authRoutes } from './features/auth/routes';
+import { carePlanRoutes } from './features/care-plan/routes';
 import { contactsRoutes } from './features/contacts/routes';
 import { deviceRoutes } from './features/devices/routes';
 import { doctorsRoutes } from './features/doctors/routes';
@@ -30,6 +31,7 @@ const signedIn: RouteObject[] = [
   ...contactsRoutes,
   ...profilesRoutes,
   ...doctorsRoutes,
+  ...carePlanRoutes,
 ];
 
 export function createAppRouter() {

@@ -49,6 +49,7 @@ import { deviceMeRoutes } from './modules/devices/me-routes.js';
 import { sportMeRoutes } from './modules/vitals/sport-routes.js';
 import { followerMeRoutes } from './modules/followers/me-routes.js';
 import { subUserAccountRoutes, subUserMeRoutes } from './modules/followers/sub-user-routes.js';
+import { carePlanRoutes } from './modules/care-plan/routes.js';
 import { doctorMeRoutes } from './modules/doctors/me-routes.js';
 
 declare module 'fastify' {
@@ -94,6 +95,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     followerMeRoutes,
     subUserMeRoutes,
     doctorMeRoutes,
+    carePlanRoutes,
   ],
   '/notification': [],
   '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes],

@@ -236,6 +236,21 @@ export const ERROR_STATUS = {
   'subUser.notFound': 404,
   /** Spec §8: sub-user limit reached. */
   'subUser.limitReached': 409,
+  /** Spec §8 "prescription not found": none the caller may see (a patient never sees a deactivated one). */
+  'prescription.notFound': 404,
+  /** Spec §4: deactivation is permanent; a deactivated (or replaced) prescription is not edited again. */
+  'prescription.deactivated': 409,
+  /** Spec §5 medicines and reminders: the field errors name each rule broken (carePlan.* messages). */
+  'prescription.invalid': 400,
+  /** Spec §8 "reminder not found" (a care reminder; deleted ones are gone for everyone). */
+  'reminder.notFound': 404,
+  /** Spec §5 reminder rules: the field errors name each rule broken (carePlan.* messages). */
+  'reminder.invalid': 400,
+  'intake.notFound': 404,
+  /** A dose is answered once (taken or skipped). */
+  'intake.alreadyAnswered': 409,
+  /** A dose is answered from INTAKE_ANSWER_AHEAD_HOURS before it is due, and never taken in the future. */
+  'intake.notYetDue': 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -36,3 +36,4 @@ export * from './followers.js';
 export * from './app-doctors.js';
 export * from './care-plan.js';
 export * from './medicine-catalogue.js';
+export * from './care-plan-api.js';

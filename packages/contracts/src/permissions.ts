@@ -10,7 +10,8 @@ export const PERMISSION_GROUPS = {
   appointment: ['view', 'create', 'update', 'cancel'],
   dashboard: ['view'],
   device: ['view', 'create', 'update', 'delete', 'import'],
-  health: ['view', 'update', 'threshold', 'sos'],
+  /** prescribe: write and deactivate prescriptions (doctors); remind: care reminders (doctors, assistants). */
+  health: ['view', 'update', 'threshold', 'sos', 'prescribe', 'remind'],
   notification: ['view', 'send', 'announce'],
   relative: ['view', 'update'],
   staff: ['view', 'create', 'update', 'disable'],
@@ -34,7 +35,23 @@ export function permissionLabelKey(permission: Permission): string {
   return `permissions.${permission}`;
 }
 
-const ALL = PERMISSIONS;
+/**
+ * Clinical acts (spec §6: doctors write prescriptions and reminders, assistants create and delete
+ * reminders) belong to the clinical roles only: no administrator role holds them by default, so
+ * raising an admin's rights never makes it a prescriber. A tenant may still grant them in a custom role.
+ */
+export const CLINICAL_PERMISSIONS: readonly Permission[] = ['health.prescribe', 'health.remind'];
+const ALL = PERMISSIONS.filter((permission) => !CLINICAL_PERMISSIONS.includes(permission));
+
+/**
+ * Whether a grantor must hold a permission to hand it out (in a role, an assignment or a level):
+ * every permission but the clinical ones, which administrators give to clinicians without holding
+ * them (an admin who places a doctor does not prescribe). The rank rules still apply.
+ */
+export function grantRequiresHolding(permission: Permission): boolean {
+  return !CLINICAL_PERMISSIONS.includes(permission);
+}
+
 const without = (...excluded: string[]): Permission[] =>
   ALL.filter((permission) => !excluded.some((prefix) => permission.startsWith(prefix)));
 
@@ -59,11 +76,11 @@ export const DEFAULT_ROLE_PERMISSIONS: Record<RoleCode, readonly Permission[]> =
   ],
   DOCTOR: [
     'account.view', 'account.update', 'dashboard.view', 'user.view', 'user.update', 'health.view',
-    'health.update', 'health.threshold', 'appointment.view', 'appointment.create', 'appointment.update',
+    'health.update', 'health.threshold', 'health.prescribe', 'health.remind', 'appointment.view', 'appointment.create', 'appointment.update',
     'appointment.cancel', 'notification.view', 'relative.view', 'device.view',
   ],
   DOCTOR_ASSISTANT: [
-    'account.view', 'account.update', 'dashboard.view', 'user.view', 'health.view', 'appointment.view',
+    'account.view', 'account.update', 'dashboard.view', 'user.view', 'health.view', 'health.remind', 'appointment.view',
     'notification.view', 'relative.view',
   ],
   COACH: ['account.view', 'account.update', 'user.view', 'health.view', 'notification.view'],

@@ -43,7 +43,11 @@ import viAppContacts from '../locales/vi/appContacts.json' with { type: 'json' }
 import enAppProfiles from '../locales/en/appProfiles.json' with { type: 'json' };
 import viAppProfiles from '../locales/vi/appProfiles.json' with { type: 'json' };
 import enAppDoctors from '../locales/en/appDoctors.json' with { type: 'json' };
+import enCarePlan from '../locales/en/carePlan.json' with { type: 'json' };
+import enAppCarePlan from '../locales/en/appCarePlan.json' with { type: 'json' };
 import viAppDoctors from '../locales/vi/appDoctors.json' with { type: 'json' };
+import viCarePlan from '../locales/vi/carePlan.json' with { type: 'json' };
+import viAppCarePlan from '../locales/vi/appCarePlan.json' with { type: 'json' };
 
 import type { SupportedLanguage } from './languages.js';
 
@@ -63,11 +67,12 @@ export * from './languages.js';
  * SOS, tickets and SMS and call management; `patient` the patient app (apps/patient): its shell, sign-in and home; `appHealth` its health
  * pages and reports, `appEntry` manual and photo entry and visitor mode, `appAlerts` its alerts,
  * SOS and notifications, `appDevices` its watches and sync, `appContacts` followers, invitations and doctors, `appProfiles` sub-users and the profile switcher, `appDoctors` doctor search and care requests, `appSport` sport
- * modes and weight.
+ * modes and weight; `carePlan` the console's prescriptions, doses and adherence, `appCarePlan` the
+ * app's prescriptions and today's doses.
  */
 export const resources = {
-  en: { common: enCommon, errors: enErrors, account: enAccount, legal: enLegal, roles: enRoles, tenants: enTenants, org: enOrg, patients: enPatients, doctors: enDoctors, devices: enDevices, imports: enImports, health: enHealth, realtime: enRealtime, monitoring: enMonitoring, patient: enPatient, appHealth: enAppHealth, appEntry: enAppEntry, appAlerts: enAppAlerts, appDevices: enAppDevices, appSport: enAppSport, appContacts: enAppContacts, appProfiles: enAppProfiles, appDoctors: enAppDoctors },
-  vi: { common: viCommon, errors: viErrors, account: viAccount, legal: viLegal, roles: viRoles, tenants: viTenants, org: viOrg, patients: viPatients, doctors: viDoctors, devices: viDevices, imports: viImports, health: viHealth, realtime: viRealtime, monitoring: viMonitoring, patient: viPatient, appHealth: viAppHealth, appEntry: viAppEntry, appAlerts: viAppAlerts, appDevices: viAppDevices, appSport: viAppSport, appContacts: viAppContacts, appProfiles: viAppProfiles, appDoctors: viAppDoctors },
+  en: { common: enCommon, errors: enErrors, account: enAccount, legal: enLegal, roles: enRoles, tenants: enTenants, org: enOrg, patients: enPatients, doctors: enDoctors, devices: enDevices, imports: enImports, health: enHealth, realtime: enRealtime, monitoring: enMonitoring, patient: enPatient, appHealth: enAppHealth, appEntry: enAppEntry, appAlerts: enAppAlerts, appDevices: enAppDevices, appSport: enAppSport, appContacts: enAppContacts, appProfiles: enAppProfiles, appDoctors: enAppDoctors, carePlan: enCarePlan, appCarePlan: enAppCarePlan },
+  vi: { common: viCommon, errors: viErrors, account: viAccount, legal: viLegal, roles: viRoles, tenants: viTenants, org: viOrg, patients: viPatients, doctors: viDoctors, devices: viDevices, imports: viImports, health: viHealth, realtime: viRealtime, monitoring: viMonitoring, patient: viPatient, appHealth: viAppHealth, appEntry: viAppEntry, appAlerts: viAppAlerts, appDevices: viAppDevices, appSport: viAppSport, appContacts: viAppContacts, appProfiles: viAppProfiles, appDoctors: viAppDoctors, carePlan: viCarePlan, appCarePlan: viAppCarePlan },
 } as const;
 
 type Catalogue = Record<string, unknown>;

@@ -44,6 +44,8 @@ export const NAMESPACES = [
   'appContacts',
   'appProfiles',
   'appDoctors',
+  'carePlan',
+  'appCarePlan',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

@@ -53,6 +53,8 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     appContacts: () => import('../locales/en/appContacts.json', { with: { type: 'json' } }),
     appProfiles: () => import('../locales/en/appProfiles.json', { with: { type: 'json' } }),
     appDoctors: () => import('../locales/en/appDoctors.json', { with: { type: 'json' } }),
+    carePlan: () => import('../locales/en/carePlan.json', { with: { type: 'json' } }),
+    appCarePlan: () => import('../locales/en/appCarePlan.json', { with: { type: 'json' } }),
   },
   vi: {
     common: () => import('../locales/vi/common.json', { with: { type: 'json' } }),
@@ -78,6 +80,8 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     appContacts: () => import('../locales/vi/appContacts.json', { with: { type: 'json' } }),
     appProfiles: () => import('../locales/vi/appProfiles.json', { with: { type: 'json' } }),
     appDoctors: () => import('../locales/vi/appDoctors.json', { with: { type: 'json' } }),
+    carePlan: () => import('../locales/vi/carePlan.json', { with: { type: 'json' } }),
+    appCarePlan: () => import('../locales/vi/appCarePlan.json', { with: { type: 'json' } }),
   },
 };
 
@@ -95,6 +99,7 @@ const EN_CA_LOADERS: Partial<Record<Namespace, () => Promise<{ default: Catalogu
   appContacts: () => import('../locales/en-CA/appContacts.json', { with: { type: 'json' } }),
   appProfiles: () => import('../locales/en-CA/appProfiles.json', { with: { type: 'json' } }),
   appDoctors: () => import('../locales/en-CA/appDoctors.json', { with: { type: 'json' } }),
+  appCarePlan: () => import('../locales/en-CA/appCarePlan.json', { with: { type: 'json' } }),
 };
 
 /** Canadian English's strings of a namespace, to lay over en's (empty when it has none). */

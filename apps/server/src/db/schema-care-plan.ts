@@ -86,3 +86,21 @@ export const medicationIntakes = pgTable(
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );
+
+/** A reminder on a patient that is not a medicine's dose (migration 0039); deleted rows are kept. */
+export const careReminders = pgTable(
+  'care_reminders',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    patientId: uuid('patient_id').notNull(),
+    title: text().notNull(),
+    note: text(),
+    schedule: jsonb().$type<ReminderSchedule>().notNull(),
+    createdBy: uuid('created_by').notNull(),
+    createdAt: timestamps('created_at').notNull(),
+    deletedAt: timestamps('deleted_at'),
+    deletedBy: uuid('deleted_by'),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);

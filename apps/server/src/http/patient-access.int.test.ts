@@ -185,8 +185,47 @@ it('decides every patient-scoped route and /ws for every role and relation exact
   };
 
   const HEART_RATE_MARK = 71.375;
+  /** The day of each fixture's one dose (the dose lists are asked for that day). */
+  const INTAKE_DAY = '2026-12-01';
   const THRESHOLD_MARK = 41.125;
   let ticketNumber = 900_000;
+  // A prescription with one medicine on schedule and one dose due on INTAKE_DAY, stored as the owner.
+  const newPrescription = async (fixture: Pick<Fixture, 'facts' | 'patientId' | 'doctorId'>) => {
+    const id = randomUUID();
+    const medicineId = randomUUID();
+    const { tenantId } = fixture.facts;
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO prescriptions (tenant_id, id, patient_id, name, doctor_in_charge_id, start_date, end_date, created_by, created_at)
+         VALUES ($1, $2, $3, 'Plan', $4, '2026-01-01', '2099-12-31', $4, now())`,
+      [tenantId, id, fixture.patientId, fixture.doctorId],
+    );
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO prescription_medicines (tenant_id, id, prescription_id, patient_id, position, name, dose, dose_unit, route, form, frequency_cycle, meal, mode, schedule)
+         VALUES ($1, $2, $3, $4, 0, 'Metformin', 1, 'PILL', 'ORAL', 'TABLET', 'DAY', 'ANYTIME', 'ON_SCHEDULE', $5::jsonb)`,
+      [tenantId, medicineId, id, fixture.patientId, JSON.stringify({ times: [{ label: 'Morning', time: '08:00' }], repeat: { kind: 'WEEKDAYS', weekdays: [1, 2, 3, 4, 5, 6, 7] }, startDate: '2026-01-01', endDate: null })],
+    );
+    return { id, medicineId };
+  };
+  const DAILY = { times: [{ label: 'Morning', time: '08:00' }], repeat: { kind: 'WEEKDAYS', weekdays: [1, 2, 3, 4, 5, 6, 7] }, startDate: '2026-01-01', endDate: null };
+  const newReminder = async (fixture: Pick<Fixture, 'facts' | 'patientId' | 'doctorId'>) => {
+    const id = randomUUID();
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO care_reminders (tenant_id, id, patient_id, title, schedule, created_by, created_at) VALUES ($1, $2, $3, 'Walk', $4::jsonb, $5, now())`,
+      [fixture.facts.tenantId, id, fixture.patientId, JSON.stringify(DAILY), fixture.doctorId],
+    );
+    return id;
+  };
+  const prescriptionBody = (doctorId: string) => ({
+    name: 'Plan',
+    doctorInChargeId: doctorId,
+    startDate: '2026-01-01',
+    endDate: '2026-01-31',
+    refills: 0,
+    medicines: [{ name: 'Metformin', dose: 1, doseUnit: 'PILL', route: 'ORAL', form: 'TABLET', frequencyCycle: 'DAY', timesOfDay: [], meal: 'ANYTIME', mode: 'ON_DEMAND', schedule: null }],
+  });
   const storedSosCase = async (tenantId: string, patientId: string) => {
     const id = randomUUID();
     const ticketId = randomUUID();
@@ -268,6 +307,16 @@ it('decides every patient-scoped route and /ws for every role and relation exact
       sportId,
       deviceId: await newDevice(tenantId, patient.id),
     };
+    const plan = await newPrescription(fixture);
+    const intakeId = randomUUID();
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO medication_intakes (tenant_id, id, patient_id, medicine_id, due_at, local_date, local_time, label) VALUES ($1, $2, $3, $4, $5::date + time '01:00', $5::date, '08:00', 'Morning')`,
+      [tenantId, intakeId, patient.id, plan.medicineId, INTAKE_DAY],
+    );
+    fixture.ids.prescriptionId = plan.id;
+    fixture.ids.intakeId = intakeId;
+    fixture.ids.reminderId = await newReminder(fixture);
     return fixture;
   }
   const fixtures = new Map<PatientRelation, Fixture>();
@@ -350,6 +399,18 @@ it('decides every patient-scoped route and /ws for every role and relation exact
         return { url: url.replace(':patientId', f.patientId), payload: { thresholds: thresholdsOf.get(f.patientId) } };
       },
     },
+    {
+      pattern: /^\/health\/patients\/:patientId\/prescriptions\/:prescriptionId(\/[a-z]+)?$/,
+      target: async (f, url, method) => ({
+        // A change deactivates what it addresses: each call gets its own prescription.
+        url: url.replace(':patientId', f.patientId).replace(':prescriptionId', method === 'GET' ? (f.ids.prescriptionId ?? '') : (await newPrescription(f)).id),
+        payload: method === 'PUT' && !url.endsWith('/deactivate') ? prescriptionBody(f.doctorId) : undefined,
+      }),
+    },
+    { pattern: /^\/health\/patients\/:patientId\/prescriptions$/, target: (f, url, method) => ({ url: `${url.replace(':patientId', f.patientId)}${method === 'GET' ? '?size=200' : ''}`, payload: method === 'POST' ? prescriptionBody(f.doctorId) : undefined }) },
+    { pattern: /^\/health\/patients\/:patientId\/reminders\/:reminderId$/, target: async (f, url) => ({ url: url.replace(':patientId', f.patientId).replace(':reminderId', await newReminder(f)) }) },
+    { pattern: /^\/health\/patients\/:patientId\/reminders$/, target: (f, url, method) => ({ url: url.replace(':patientId', f.patientId), payload: method === 'POST' ? { title: 'Walk', schedule: DAILY } : undefined }) },
+    { pattern: /^\/health\/patients\/:patientId\/intakes$/, target: (f, url) => ({ url: `${url.replace(':patientId', f.patientId)}?date=${INTAKE_DAY}` }) },
     { pattern: /^\/health\/patients\/:patientId\/[a-z]+$/, target: (f, url) => ({ url: url.replace(':patientId', f.patientId) }) },
     { pattern: /^\/account\/devices\/:id\/bind$/, target: async (f, url) => ({ url: url.replace(':id', await newDevice(f.facts.tenantId, null)), payload: { patientId: f.patientId } }) },
     { pattern: /^\/account\/devices\/:id\/unbind$/, target: async (f, url) => ({ url: url.replace(':id', await newDevice(f.facts.tenantId, f.patientId)) }) },
@@ -426,6 +487,10 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     { pattern: /^\/health\/patients\/:patientId\/data$/, mark: () => String(HEART_RATE_MARK) },
     // Private: the patient's own thresholds (a follower's answer falls back to the tenant's).
     { pattern: /^\/health\/patients\/:patientId\/thresholds$/, mark: () => String(THRESHOLD_MARK) },
+    // Private: the care plan (a follower's answer is an empty list: the database keeps it from followers).
+    { pattern: /^\/health\/patients\/:patientId\/prescriptions$/, mark: (f) => f.ids.prescriptionId ?? '' },
+    { pattern: /^\/health\/patients\/:patientId\/intakes$/, mark: (f) => f.ids.intakeId ?? '' },
+    { pattern: /^\/health\/patients\/:patientId\/reminders$/, mark: (f) => f.ids.reminderId ?? '' },
   ];
 
   const mismatches: string[] = [];
@@ -507,6 +572,9 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     { pattern: /^\/health\/me\/care-team$/, data: 'private', mark: (f) => f.doctorId },
     // A follower sees its own contact among the patient's followers, no other.
     { pattern: /^\/health\/me\/followers$/, data: 'private', mark: (f) => f.ids.contactId ?? '' },
+    { pattern: /^\/health\/me\/prescriptions$/, data: 'private', mark: (f) => f.ids.prescriptionId ?? '' },
+    { pattern: /^\/health\/me\/intakes$/, data: 'private', mark: (f) => f.ids.intakeId ?? '' },
+    { pattern: /^\/health\/me\/reminders$/, data: 'private', mark: (f) => f.ids.reminderId ?? '' },
     { pattern: /^\/health\/me\/(latest|dashboard|data|weight|alerts\/waiting|notifications|requests)$/ },
   ];
   const ACCOUNT_READS = /^\/health\/me\/(invitations|following|sub-users|profiles|doctors)$/;
@@ -522,7 +590,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
       if (fixture === undefined) continue;
       // The care-team routes above may have removed the fixture's doctor.
       await asOwner(testDb.ownerUrl, `INSERT INTO patient_doctors (tenant_id, patient_id, doctor_id, relation) VALUES ($1, $2, $3, 'SPECIALIST') ON CONFLICT DO NOTHING`, [fixture.facts.tenantId, fixture.patientId, fixture.doctorId]);
-      const url = route.url === '/health/me/data' ? `${route.url}?measure=HEART_RATE&view=day&date=${today}` : route.url;
+      const url = route.url === '/health/me/data' ? `${route.url}?measure=HEART_RATE&view=day&date=${today}` : route.url === '/health/me/intakes' || route.url === '/health/me/reminders' ? `${route.url}?date=${INTAKE_DAY}` : route.url === '/health/me/prescriptions' ? `${route.url}?size=200` : route.url;
       const response = await app.inject({ method: 'GET', url, ...withSession(patientCaller.token), headers: { [PROFILE_HEADER]: fixture.patientId } });
       tried++;
       const expected = canReadPatient(patientCaller.subject, tenant.id, fixture.facts);

@@ -88,6 +88,10 @@ const CALLER_OF: Record<string, string> = {
   '/health/me/doctors/:id': 'patient@demo.example',
   '/health/me/care-team': 'patient@demo.example',
   '/health/me/requests': 'patient@demo.example',
+  '/health/me/prescriptions': 'patient@demo.example',
+  '/health/me/prescriptions/:id': 'patient@demo.example',
+  '/health/me/intakes': 'patient@demo.example',
+  '/health/me/reminders': 'patient@demo.example',
 };
 
 let testDb: TestDatabase;
@@ -305,10 +309,27 @@ it('audits every read of a patient’s data with one row naming the patient', as
     relation: 'SPECIALIST',
   });
 
+  // A prescription with a medicine and a dose today, stored as the owner (writing one takes a doctor of the patient's center).
+  const prescriptionId = uuidv7();
+  const medicineId = uuidv7();
+  await asOwner(
+    testDb.ownerUrl,
+    `INSERT INTO prescriptions (tenant_id, id, patient_id, name, doctor_in_charge_id, start_date, end_date, created_by, created_at)
+       VALUES ($1, $2, $3, 'Plan', $4, '2026-01-01', '2099-12-31', $4, now())`,
+    [tenantId, prescriptionId, patient.id, doctor.id],
+  );
+  await asOwner(
+    testDb.ownerUrl,
+    `INSERT INTO prescription_medicines (tenant_id, id, prescription_id, patient_id, position, name, dose, dose_unit, route, form, frequency_cycle, meal, mode)
+       VALUES ($1, $2, $3, $4, 0, 'Paracetamol', 1, 'PILL', 'ORAL', 'TABLET', 'DAY', 'ANYTIME', 'ON_DEMAND')`,
+    [tenantId, medicineId, prescriptionId, patient.id],
+  );
+
   // How each path parameter and required filter is filled so the answer reaches the patient.
   const idOf = (url: string, name: string): string | undefined => {
     if (name === 'patientId') return patient.id;
     if (name === 'fileId') return fileId;
+    if (name === 'prescriptionId') return prescriptionId;
     if (name === 'recordingId') return recordingId;
     if (name === 'recordId')
       return url.includes('/ecg/') ? ecg.id : url.includes('/sleep/') ? sleep.id : url.includes('/sport/') ? sport.id : undefined;
@@ -319,6 +340,7 @@ it('audits every read of a patient’s data with one row naming the patient', as
     if (url.startsWith('/account/devices/')) return device.id;
     if (url.startsWith('/account/user/')) return patientUser.id;
     if (url.startsWith('/health/me/doctors/')) return doctor.id;
+    if (url.startsWith('/health/me/prescriptions/')) return prescriptionId;
     return undefined;
   };
   const deviceSearch = `search=${encodeURIComponent(device.account_username)}`;

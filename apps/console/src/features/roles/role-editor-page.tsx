@@ -1,4 +1,4 @@
-import type { SubmitEvent } from 'react';
+import { useMemo, type SubmitEvent } from 'react';
 import {
   Alert,
   Anchor,
@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  CLINICAL_PERMISSIONS,
   isRoleBelow,
   roleInputSchema,
   rolesBelow,
@@ -52,6 +53,8 @@ function RoleForm({ role }: { role: CustomRole | null }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { can, permissions: held } = usePermissions();
+  // What one holds, and the clinical permissions, which administrators hand out without holding them.
+  const grantable = useMemo(() => new Set<string>([...held, ...CLINICAL_PERMISSIONS]), [held]);
   const callerRole = useSession().user.role;
   // The role hierarchy (contracts roles.ts), as the server applies it: a role based at or above
   // the caller's own is theirs to view only; a new base role may be their own rank, never above,
@@ -164,7 +167,7 @@ function RoleForm({ role }: { role: CustomRole | null }) {
             onChange={(next) => {
               form.setField('permissions', next);
             }}
-            grantable={held}
+            grantable={grantable}
             isReadOnly={isReadOnly}
             error={form.messages.permissions ? t('roles:rolesPage.permissionsRequired') : undefined}
           />

@@ -32,6 +32,7 @@ const QUICK_LINKS = [
   { to: '/health/osahs', key: 'appHealth:home.osahs' },
   { to: '/sport', key: 'appHealth:home.sport' },
   { to: '/weight', key: 'appHealth:home.weight' },
+  { to: '/medicines', key: 'appCarePlan:entry' },
   { to: '/doctors', key: 'appDoctors:entry' },
 ] as const;
 

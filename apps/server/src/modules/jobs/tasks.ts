@@ -6,5 +6,6 @@ import '../alerts/jobs.js';
 import '../doctors/license-reminder-job.js';
 import '../vitals/maintenance-job.js';
 import '../vitals/local-rollups-job.js';
+import '../care-plan/intake-job.js';
 
 export {};

@@ -1,5 +1,6 @@
 import {
   DEFAULT_ROLE_PERMISSIONS,
+  grantRequiresHolding,
   PERMISSIONS,
   PLATFORM_ROLES,
   ROLE_CODES,
@@ -50,9 +51,13 @@ function toCustomRole(row: store.RoleRow, userCount: number): CustomRole {
   };
 }
 
-/** A role's author may only grant what they hold themselves (no privilege escalation). */
+/**
+ * A role's author may only grant what they hold themselves (no privilege escalation), clinical
+ * permissions apart (contracts grantRequiresHolding).
+ */
 function assertCanGrant(auth: AuthContext, permissions: readonly Permission[]) {
-  if (permissions.some((permission) => !auth.permissions.has(permission))) throw new AppError('role.cannotGrant');
+  if (permissions.some((permission) => grantRequiresHolding(permission) && !auth.permissions.has(permission)))
+    throw new AppError('role.cannotGrant');
 }
 
 function assertTenantBaseRole(baseRole: RoleCode) {

@@ -1,4 +1,4 @@
-import { PLATFORM_ROLES, ROLE_CODES, ROLE_PLACEMENT, type RoleCode } from '@rpm/contracts';
+import { grantRequiresHolding, PLATFORM_ROLES, ROLE_CODES, ROLE_PLACEMENT, type RoleCode } from '@rpm/contracts';
 import type { TenantTransaction } from '../../db/database.js';
 import type { AuthContext } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
@@ -85,6 +85,7 @@ export async function checkPlacement(
  */
 export async function assertCanGrantLevel(tx: TenantTransaction, auth: AuthContext, role: ResolvedRole): Promise<void> {
   const granted = await permissionsOf(tx, { role: role.baseRole, customRoleId: role.customRoleId });
-  if ([...granted].some((permission) => !auth.permissions.has(permission))) throw new AppError('role.cannotGrant');
+  if ([...granted].some((permission) => grantRequiresHolding(permission) && !auth.permissions.has(permission)))
+    throw new AppError('role.cannotGrant');
   assertRankBelow(role.baseRole, auth.role);
 }

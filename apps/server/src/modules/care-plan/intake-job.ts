@@ -1,0 +1,44 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import { definePeriodicTask } from '../jobs/registry.js';
+import { activeTenantIds } from '../staff/store.js';
+import { expandIntakes, INTAKE_HORIZON_HOURS, markUnconfirmed } from './intake-expansion.js';
+
+/**
+ * One pass over every active tenant: doses due in the next INTAKE_HORIZON_HOURS are made from the
+ * live prescriptions' schedules, and doses left unanswered past their window become unconfirmed.
+ * Idempotent (doses are unique per medicine and time), so overlapping or repeated runs are safe; a
+ * tenant's failure is logged and does not stop the others.
+ */
+export async function runIntakePass(
+  database: Database,
+  clock: Clock,
+  logger?: FastifyBaseLogger,
+): Promise<{ made: number; unconfirmed: number }> {
+  const now = clock.now();
+  const to = new Date(now.getTime() + INTAKE_HORIZON_HOURS * 3_600_000);
+  const totals = { made: 0, unconfirmed: 0 };
+  for (const tenantId of await activeTenantIds(database.system)) {
+    try {
+      const counts = await database.withTenant(tenantId, async (tx) => ({
+        made: await expandIntakes(tx, tenantId, { from: now, to }),
+        unconfirmed: await markUnconfirmed(tx, now),
+      }));
+      totals.made += counts.made;
+      totals.unconfirmed += counts.unconfirmed;
+    } catch (error) {
+      logger?.error({ err: error, tenantId }, 'care plan: dose pass failed for a tenant');
+    }
+  }
+  return totals;
+}
+
+/** Every 10 minutes: the window a dose waits before it is unconfirmed is 30. */
+export const INTAKE_TASK = definePeriodicTask({
+  name: 'carePlan.intakes',
+  schedule: '*/10 * * * *',
+  handler: async ({ database, clock, log }) => {
+    await runIntakePass(database, clock, log);
+  },
+});
