@@ -71,8 +71,8 @@ describe('patient app medicines', () => {
         refills: 0,
         medicines: [
           {
-            name: 'Metformin',
-            strength: '500 mg',
+            name: 'Gliclazide',
+            strength: '30 mg',
             dose: 1,
             doseUnit: 'PILL',
             route: 'ORAL',
@@ -89,8 +89,8 @@ describe('patient app medicines', () => {
             },
           },
           {
-            name: 'Paracetamol',
-            strength: '500 mg',
+            name: 'Ibuprofen',
+            strength: '200 mg',
             dose: 0.5,
             doseUnit: 'PILL',
             route: 'ORAL',
@@ -115,7 +115,7 @@ describe('patient app medicines', () => {
     // The dose falls on the patient's next day when "a few minutes from now" crosses midnight there.
     const deviceDay = wallClock(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone).day;
     if (due.day > deviceDay) await page.getByRole('button', { name: 'Next day' }).tap();
-    const dose = page.locator('.dose', { hasText: 'Metformin' });
+    const dose = page.locator('.dose', { hasText: 'Gliclazide' });
     await expect.poll(() => dose.locator('.dose-time').textContent()).toBe(due.time);
     expect(await dose.locator('.badge').textContent()).toBe('Waiting');
     expect(await dose.getByText('1 pill · After a meal · After breakfast').isVisible()).toBe(true);

@@ -29,7 +29,9 @@ it('creates the demo tenant once, with scopes, centers, patients, devices and a 
         `SELECT (SELECT count(*)::int FROM scopes) AS scopes, (SELECT count(*)::int FROM health_centers) AS centers,
               (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM patients) AS patients,
               (SELECT count(*)::int FROM devices) AS devices, (SELECT count(DISTINCT level)::int FROM scopes) AS levels,
-              (SELECT count(DISTINCT status)::int FROM patients) AS statuses`,
+              (SELECT count(DISTINCT status)::int FROM patients) AS statuses,
+              (SELECT count(*)::int FROM prescriptions) AS prescriptions, (SELECT count(*)::int FROM care_reminders) AS reminders,
+              (SELECT count(DISTINCT state)::int FROM medication_intakes) AS intake_states`,
       )
     )[0];
   const afterFirst = await counts();
@@ -40,6 +42,10 @@ it('creates the demo tenant once, with scopes, centers, patients, devices and a 
     devices: 40,
     levels: 3,
     statuses: 4,
+    prescriptions: 1,
+    reminders: 1,
+    // Taken, taken late, skipped, unconfirmed and (the coming ones) to take.
+    intake_states: 5,
   });
 
   expect((await seedDemo(testDb.database)).created).toBe(false);
@@ -135,7 +141,10 @@ it('seeds a follower of the demo patient with its own app login, and a sub-user 
     url: '/health/me/following',
     headers: { authorization: `Bearer ${token}` },
   });
-  expect(following.json()).toMatchObject({ resultCode: 200, data: [{ name: 'Hung Pham', contactType: 'CARING' }] });
+  expect(following.json()).toMatchObject({
+    resultCode: 200,
+    data: [{ name: 'Hung Pham', contactType: 'CARING' }],
+  });
   const [subUser] = await asOwner<{ first_name: string; holder: string }>(
     testDb.ownerUrl,
     `SELECT s.first_name, u.email AS holder FROM patients s JOIN users u ON u.id = s.holder_user_id WHERE s.account_kind = 'SUB_USER'`,

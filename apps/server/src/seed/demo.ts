@@ -17,6 +17,7 @@ import {
   users,
 } from '../db/schema.js';
 import { findPlatformTenant } from '../modules/tenants/store.js';
+import { seedDemoCarePlan } from './demo-care-plan.js';
 import { seedDemoCareTeam } from './demo-care-team.js';
 import { seedDemoAlerts } from './demo-alerts.js';
 import { seedDemoDevices } from './demo-devices.js';
@@ -328,6 +329,7 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
   await seedDemoDevices(tx, data);
   await seedDemoAlerts(tx, data);
   await seedDemoFollowers(tx, data, passwordHash);
+  await seedDemoCarePlan(tx, data);
 }
 
 /** What the tenant seed created, for the per-domain seeds that build on it. */
