@@ -282,6 +282,8 @@ export const patientSummarySchema = patientRecordSchema.extend({
   openSosCaseId: z.uuid().nullable(),
   /** The most recent ticket neither closed (SUCCESS) nor canceled. */
   openTicketId: z.uuid().nullable(),
+  /** Doses of the care plan left unanswered (unconfirmed) in the last 24 hours. */
+  missedDoses: z.number().int(),
 });
 export type PatientSummary = z.infer<typeof patientSummarySchema>;
 

@@ -117,7 +117,7 @@ export function OpenWorkCell({ row, areaPrefix }: { row: PatientSummary; areaPre
   const { t } = useTranslation('patients');
   const { can } = usePermissions();
   const mayReadCases = SOS_CASE_READ_PERMISSIONS.some((permission) => can(permission));
-  if (row.openSosCaseId === null && row.openTicketId === null)
+  if (row.openSosCaseId === null && row.openTicketId === null && row.missedDoses === 0)
     return (
       <Text fz="sm" c="dimmed">
         {t('triage.noOpenWork')}
@@ -140,6 +140,11 @@ export function OpenWorkCell({ row, areaPrefix }: { row: PatientSummary; areaPre
         </Anchor>
       ) : (
         <Text fz="sm">{t('triage.openTicket')}</Text>
+      )}
+      {row.missedDoses === 0 ? null : (
+        <Text fz="sm" fw={600}>
+          {t('triage.missedDoses', { count: row.missedDoses })}
+        </Text>
       )}
     </Stack>
   );

@@ -388,6 +388,16 @@ describe('doses', () => {
       await call(app, doctorToken, 'GET', `/health/patients/${patient.id}/intakes?date=2026-12-02`),
     );
     expect(staffView.map((dose) => dose.state)).toEqual(['TAKEN_EARLY', 'UNCONFIRMED']);
+    // The patient list flags the missed dose in the patient's triage row.
+    const [coded] = await asOwner<{ patient_code: string }>(
+      testDb.ownerUrl,
+      'SELECT patient_code FROM patients WHERE id = $1',
+      [patient.id],
+    );
+    const listed = dataOf<{ items: { id: string; missedDoses: number }[] }>(
+      await call(app, doctorToken, 'GET', `/account/patients?search=${coded?.patient_code ?? ''}`),
+    );
+    expect(listed.items.find((row) => row.id === patient.id)?.missedDoses).toBe(1);
     const usage = dataOf<UsageHistory>(
       await call(app, doctorToken, 'GET', `${base(patient.id)}/${created.id}/usage`),
     );

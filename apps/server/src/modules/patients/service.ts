@@ -166,6 +166,7 @@ export function listPatients(environment: PatientEnvironment, query: PatientList
       tx,
       { ...filter, callerId: environment.auth.userId },
       { page, size },
+      environment.clock.now(),
     );
     await recordPatientReads(
       tx,

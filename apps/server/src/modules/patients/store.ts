@@ -32,6 +32,7 @@ export interface PatientWithCenter {
 export interface ListedPatient extends PatientWithCenter {
   openSosCaseId: string | null;
   openTicketId: string | null;
+  missedDoses: number;
   noData: boolean;
   crossed: {
     id: string;
@@ -124,6 +125,7 @@ const openCase = sql`open_case`;
 const silent = sql`silent`;
 const openTicket = sql`open_ticket`;
 const crossed = sql`crossed`;
+const missed = sql`missed`;
 
 /**
  * Severity rank, worst highest (PATIENT_ATTENTION_LEVELS reversed): open SOS case 5, SOS 4,
@@ -137,7 +139,8 @@ const severityRank = sql`CASE
   WHEN silent.patient_id IS NOT NULL THEN 1
   ELSE 0 END`;
 
-function selectListed(tx: TenantTransaction) {
+/** `now`: the instant "the last 24 hours" of missed doses ends at (the service's clock). */
+function selectListed(tx: TenantTransaction, now: Date = new Date()) {
   return tx
     .select({
       patient: patients,
@@ -145,6 +148,7 @@ function selectListed(tx: TenantTransaction) {
       holder: holderColumn,
       openSosCaseId: sql<string | null>`open_case.id`,
       openTicketId: sql<string | null>`open_ticket.id`,
+      missedDoses: sql<number>`missed.doses`,
       noData: sql<boolean>`silent.patient_id IS NOT NULL`,
       crossed: sql<ListedPatient['crossed']>`CASE WHEN crossed.id IS NULL THEN NULL ELSE
         json_build_object('id', crossed.id, 'type', crossed.type, 'level', crossed.level,
@@ -175,6 +179,15 @@ function selectListed(tx: TenantTransaction) {
             WHERE alert.tenant_id = ${patients.tenantId} AND alert.patient_id = ${patients.id}
               AND alert.status <> 'RESOLVED'
             ORDER BY alert.created_at DESC LIMIT 1) ${crossed}`,
+      sql`true`,
+    )
+    // Doses missed in the last day: a probe of medication_intakes_by_patient_day (two local days).
+    .leftJoinLateral(
+      sql`(SELECT count(*)::int AS doses FROM medication_intakes intake
+            WHERE intake.tenant_id = ${patients.tenantId} AND intake.patient_id = ${patients.id}
+              AND intake.local_date >= (${now.toISOString()}::timestamptz - interval '2 days')::date
+              AND intake.state = 'UNCONFIRMED'
+              AND intake.due_at >= ${now.toISOString()}::timestamptz - interval '24 hours') ${missed}`,
       sql`true`,
     );
 }
@@ -228,8 +241,9 @@ export function pageQuery(
   tx: TenantTransaction,
   filter: PatientFilter,
   page: { page: number; size: number },
+  now?: Date,
 ) {
-  return selectListed(tx)
+  return selectListed(tx, now)
     .where(conditionsOf(filter))
     .orderBy(...orderOf(filter))
     .limit(page.size)
@@ -241,10 +255,11 @@ export async function listPatients(
   tx: TenantTransaction,
   filter: PatientFilter,
   page: { page: number; size: number },
+  now?: Date,
 ) {
   const where = conditionsOf(filter);
   // One after the other: a transaction is one connection, which runs one query at a time.
-  const items: ListedPatient[] = await pageQuery(tx, filter, page);
+  const items: ListedPatient[] = await pageQuery(tx, filter, page, now);
   const totals = await tx.select({ total: count() }).from(patients).where(where);
   return { items, total: totals[0]?.total ?? 0 };
 }

@@ -34,6 +34,7 @@ type PatientTriage = Pick<
   | 'crossed'
   | 'openSosCaseId'
   | 'openTicketId'
+  | 'missedDoses'
 >;
 
 /** A row of the list: the record and its triage columns; the age of the last reading is at `now`. */
@@ -68,6 +69,7 @@ export function toSummary(row: ListedPatient, now: Date): PatientSummary {
           },
     openSosCaseId: row.openSosCaseId,
     openTicketId: row.openTicketId,
+    missedDoses: row.missedDoses,
   };
 }
 
