@@ -153,4 +153,33 @@ describe('patient app medicines', () => {
     );
     expect(usage.total).toMatchObject({ taken: 1, adherencePercent: 100 });
   });
+
+  it('adds an event to My events (a time and an icon required), then marks it done', async () => {
+    await queryDatabase(suite.server, `DELETE FROM patient_events WHERE label = 'Eye check-up'`);
+    const page = await suite.openPhone({ viewport: SMALL_PHONE });
+    await logInPatient(page);
+    await page.getByRole('link', { name: 'Medicines', exact: true }).tap();
+    await page.getByRole('link', { name: 'My events', exact: true }).tap();
+    await page.waitForURL('**/app/events');
+    await page.getByRole('button', { name: 'Add an event' }).tap();
+    await page.getByLabel('What').fill('Eye check-up');
+    await page.getByRole('button', { name: 'Save event' }).tap();
+    await expect.poll(() => page.getByText('Choose an icon', { exact: true }).last().isVisible()).toBe(true);
+    await page.getByLabel('Icon').selectOption('APPOINTMENT');
+    await page.getByLabel('Where (optional)').fill('Eye hospital, room 3');
+    await screenshot(page, 'patient-events-form-360');
+    await page.getByRole('button', { name: 'Save event' }).tap();
+    const item = page.locator('.dose', { hasText: 'Eye check-up' });
+    await expect.poll(() => item.locator('.badge').textContent()).toBe('Planned');
+    expect(await item.getByText('Appointment · Eye hospital, room 3').isVisible()).toBe(true);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(SMALL_PHONE.width);
+    await screenshot(page, 'patient-events-list-360');
+    await item.getByRole('button', { name: 'Done' }).tap();
+    await expect.poll(() => item.locator('.badge').textContent()).toBe('Done');
+    const [stored] = await queryDatabase<{ status: string; icon: string }>(
+      suite.server,
+      `SELECT status, icon FROM patient_events WHERE label = 'Eye check-up'`,
+    );
+    expect(stored).toEqual({ status: 'DONE', icon: 'APPOINTMENT' });
+  });
 });

@@ -196,3 +196,50 @@ export const reminderOccurrenceSchema = z.object({
   label: z.string(),
 });
 export type ReminderOccurrence = z.infer<typeof reminderOccurrenceSchema>;
+
+// Event reminders, "My Events" (spec §3 Event reminder; §5; §9 events max 20) ----------------------
+
+export const EVENT_ICONS = [
+  'APPOINTMENT',
+  'MEDICINE',
+  'TEST',
+  'VACCINE',
+  'EXERCISE',
+  'MEAL',
+  'OTHER',
+] as const;
+export const EVENT_STATUSES = ['PLANNED', 'DONE', 'CANCELED'] as const;
+/** Spec §9: at most 20 events, counted as the planned events still to come. */
+export const EVENT_LIMIT = 20;
+
+export const eventInputSchema = z.object({
+  /** The expected (arrival) time, required (spec §5). */
+  arrivalAt: z.iso.datetime({ offset: true }),
+  label: safeName(120),
+  /** Required (spec §5). */
+  icon: z.enum(EVENT_ICONS),
+  note: safeNote(1000).optional(),
+  location: safeText().max(200).optional(),
+  organizer: safeName(120).optional(),
+  status: z.enum(EVENT_STATUSES).default('PLANNED'),
+});
+export type EventInput = z.input<typeof eventInputSchema>;
+
+export const patientEventSchema = z.object({
+  id: z.uuid(),
+  patientId: z.uuid(),
+  arrivalAt: z.string(),
+  label: z.string(),
+  icon: z.enum(EVENT_ICONS),
+  note: z.string().nullable(),
+  location: z.string().nullable(),
+  organizer: z.string().nullable(),
+  status: z.enum(EVENT_STATUSES),
+  createdAt: z.string(),
+});
+export type PatientEvent = z.infer<typeof patientEventSchema>;
+
+export const eventListQuerySchema = pageQuerySchema.extend({
+  /** upcoming: from now on, soonest first; past: before now, latest first. */
+  when: z.enum(['upcoming', 'past']).default('upcoming'),
+});

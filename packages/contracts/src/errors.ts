@@ -246,6 +246,11 @@ export const ERROR_STATUS = {
   'reminder.notFound': 404,
   /** Spec §5 reminder rules: the field errors name each rule broken (carePlan.* messages). */
   'reminder.invalid': 400,
+  'event.notFound': 404,
+  /** Spec §8 "event already at that time": another event of the patient (not canceled) has it. */
+  'event.duplicateTime': 409,
+  /** Spec §8, §9: at most EVENT_LIMIT planned events to come. */
+  'event.limitReached': 409,
   'intake.notFound': 404,
   /** A dose is answered once (taken or skipped). */
   'intake.alreadyAnswered': 409,

@@ -104,3 +104,24 @@ export const careReminders = pgTable(
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );
+
+/** The patient's own event reminders, "My Events" (migration 0040). */
+export const patientEvents = pgTable(
+  'patient_events',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    patientId: uuid('patient_id').notNull(),
+    arrivalAt: timestamps('arrival_at').notNull(),
+    label: text().notNull(),
+    icon: text().notNull(),
+    note: text(),
+    location: text(),
+    organizer: text(),
+    status: text().notNull().default('PLANNED'),
+    createdBy: uuid('created_by').notNull(),
+    createdAt: timestamps('created_at').notNull(),
+    updatedAt: timestamps('updated_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);

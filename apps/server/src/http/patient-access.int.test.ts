@@ -317,6 +317,12 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     fixture.ids.prescriptionId = plan.id;
     fixture.ids.intakeId = intakeId;
     fixture.ids.reminderId = await newReminder(fixture);
+    fixture.ids.eventId = randomUUID();
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO patient_events (tenant_id, id, patient_id, arrival_at, label, icon, created_by, created_at, updated_at) VALUES ($1, $2, $3, '2099-01-01T08:00:00Z', 'Blood test', 'TEST', $4, now(), now())`,
+      [tenantId, fixture.ids.eventId, patient.id, fixture.doctorId],
+    );
     return fixture;
   }
   const fixtures = new Map<PatientRelation, Fixture>();
@@ -491,6 +497,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     { pattern: /^\/health\/patients\/:patientId\/prescriptions$/, mark: (f) => f.ids.prescriptionId ?? '' },
     { pattern: /^\/health\/patients\/:patientId\/intakes$/, mark: (f) => f.ids.intakeId ?? '' },
     { pattern: /^\/health\/patients\/:patientId\/reminders$/, mark: (f) => f.ids.reminderId ?? '' },
+    { pattern: /^\/health\/patients\/:patientId\/events$/, mark: (f) => f.ids.eventId ?? '' },
   ];
 
   const mismatches: string[] = [];
@@ -575,6 +582,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     { pattern: /^\/health\/me\/prescriptions$/, data: 'private', mark: (f) => f.ids.prescriptionId ?? '' },
     { pattern: /^\/health\/me\/intakes$/, data: 'private', mark: (f) => f.ids.intakeId ?? '' },
     { pattern: /^\/health\/me\/reminders$/, data: 'private', mark: (f) => f.ids.reminderId ?? '' },
+    { pattern: /^\/health\/me\/events$/, data: 'private', mark: (f) => f.ids.eventId ?? '' },
     { pattern: /^\/health\/me\/(latest|dashboard|data|weight|alerts\/waiting|notifications|requests)$/ },
   ];
   const ACCOUNT_READS = /^\/health\/me\/(invitations|following|sub-users|profiles|doctors)$/;

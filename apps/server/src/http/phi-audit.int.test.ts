@@ -92,6 +92,7 @@ const CALLER_OF: Record<string, string> = {
   '/health/me/prescriptions/:id': 'patient@demo.example',
   '/health/me/intakes': 'patient@demo.example',
   '/health/me/reminders': 'patient@demo.example',
+  '/health/me/events': 'patient@demo.example',
 };
 
 let testDb: TestDatabase;

@@ -1,9 +1,11 @@
 import {
+  patientEventSchema,
   intakeSchema,
   pageOf,
   prescriptionDetailSchema,
   prescriptionSummarySchema,
   reminderOccurrenceSchema,
+  type EventInput,
   type IntakeAnswer,
 } from '@rpm/contracts';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
@@ -18,6 +20,7 @@ export const PAGE_SIZE = 20;
 const intakesSchema = z.array(intakeSchema);
 const occurrencesSchema = z.array(reminderOccurrenceSchema);
 const prescriptionPageSchema = pageOf(prescriptionSummarySchema);
+const eventPageSchema = pageOf(patientEventSchema);
 
 /** The doses of a day (the patient's local day; undefined: today where the patient lives). */
 export const intakesQuery = (date: string | undefined) =>
@@ -55,4 +58,28 @@ export const prescriptionQuery = (id: string) =>
 
 export function answerIntake(id: string, answer: IntakeAnswer) {
   return api.put(`/health/me/intakes/${encodeURIComponent(id)}`, answer, intakeSchema);
+}
+
+/** My Events, upcoming (soonest first) or past (latest first), a page at a time. */
+export const eventsQuery = (when: 'upcoming' | 'past') =>
+  infiniteQueryOptions({
+    queryKey: [...CARE_PLAN_KEY, 'events', when],
+    queryFn: ({ pageParam }) =>
+      api.get(
+        `/health/me/events?when=${when}&page=${String(pageParam)}&size=${String(PAGE_SIZE)}`,
+        eventPageSchema,
+      ),
+    initialPageParam: 0,
+    getNextPageParam: (last) => ((last.page + 1) * last.size < last.total ? last.page + 1 : undefined),
+  });
+
+/** Adds an event (id null) or changes one. */
+export function saveEvent(id: string | null, input: EventInput) {
+  return id === null
+    ? api.post('/health/me/events', input, patientEventSchema)
+    : api.put(`/health/me/events/${encodeURIComponent(id)}`, input, patientEventSchema);
+}
+
+export function removeEvent(id: string) {
+  return api.delete(`/health/me/events/${encodeURIComponent(id)}`);
 }

@@ -18,6 +18,7 @@ export function MedicinesNav() {
         {t('nav.today')}
       </NavLink>
       <NavLink to="/medicines/prescriptions">{t('nav.prescriptions')}</NavLink>
+      <NavLink to="/events">{t('nav.events')}</NavLink>
     </nav>
   );
 }

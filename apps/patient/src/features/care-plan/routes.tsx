@@ -9,6 +9,7 @@ export const carePlanRoutes: RouteObject[] = [
     path: 'medicines/prescriptions',
     lazy: async () => ({ Component: (await import('./prescriptions-page')).PrescriptionsPage }),
   },
+  { path: 'events', lazy: async () => ({ Component: (await import('./events-page')).EventsPage }) },
   {
     path: 'medicines/prescriptions/:id',
     lazy: async () => ({ Component: (await import('./prescriptions-page')).PrescriptionDetailPage }),

@@ -1,4 +1,7 @@
 import {
+  eventInputSchema,
+  eventListQuerySchema,
+  patientEventSchema,
   careReminderInputSchema,
   careReminderSchema,
   reminderOccurrenceSchema,
@@ -33,6 +36,13 @@ import {
   replacePrescription,
   type CarePlanEnvironment,
 } from './prescription-service.js';
+import {
+  createMyEvent,
+  deleteMyEvent,
+  listMyEvents,
+  listPatientEvents,
+  updateMyEvent,
+} from './event-service.js';
 import { createReminder, deleteReminder, listMyReminderTimes, listReminders } from './reminder-service.js';
 
 const patientParams = z.object({ patientId: z.uuid() });
@@ -247,6 +257,23 @@ export const carePlanRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.get(
+    '/patients/:patientId/events',
+    {
+      config: { access: 'health.view' },
+      schema: {
+        tags,
+        summary:
+          'The patient’s own events (My Events): when=upcoming (from now, soonest first) or past (latest first), paged. Audited (EVENTS_VIEWED)',
+        params: patientParams,
+        querystring: eventListQuerySchema,
+        response: { 200: successEnvelope(pageOf(patientEventSchema)) },
+      },
+    },
+    async (request) =>
+      ok(await listPatientEvents(environmentOf(request), request.params.patientId, request.query)),
+  );
+
   // The patient app ---------------------------------------------------------------------------------
 
   app.get(
@@ -303,6 +330,69 @@ export const carePlanRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await listMyReminderTimes(environmentOf(request), request.query.date)),
+  );
+
+  const EVENT_RULES =
+    'Spec §5: a time and an icon are required; event.duplicateTime (another event, not canceled, at that time), event.limitReached (20 planned events to come), profile.readOnly';
+
+  app.get(
+    '/me/events',
+    {
+      config: { access: 'health.view' },
+      schema: {
+        tags,
+        summary: `${SELF_NOTE} My Events: when=upcoming (from now, soonest first) or past (latest first), paged. Audited (EVENTS_VIEWED)`,
+        querystring: eventListQuerySchema,
+        response: { 200: successEnvelope(pageOf(patientEventSchema)) },
+      },
+    },
+    async (request) => ok(await listMyEvents(environmentOf(request), request.query)),
+  );
+
+  app.post(
+    '/me/events',
+    {
+      config: { access: 'health.view' },
+      schema: {
+        tags,
+        summary: `${SELF_NOTE} Add an event: arrival time, label, icon, note, location, organizer, status. ${EVENT_RULES}. Audited (EVENT_CREATED)`,
+        body: eventInputSchema,
+        response: { 200: successEnvelope(patientEventSchema) },
+      },
+    },
+    async (request) => ok(await createMyEvent(environmentOf(request), request.body)),
+  );
+
+  app.put(
+    '/me/events/:id',
+    {
+      config: { access: 'health.view' },
+      schema: {
+        tags,
+        summary: `${SELF_NOTE} Change an event (mark it DONE or CANCELED with status). event.notFound. ${EVENT_RULES}. Audited (EVENT_UPDATED)`,
+        params: idParams,
+        body: eventInputSchema,
+        response: { 200: successEnvelope(patientEventSchema) },
+      },
+    },
+    async (request) => ok(await updateMyEvent(environmentOf(request), request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/me/events/:id',
+    {
+      config: { access: 'health.view' },
+      schema: {
+        tags,
+        summary: `${SELF_NOTE} Delete an event. event.notFound, profile.readOnly. Audited (EVENT_DELETED)`,
+        params: idParams,
+        response: { 200: successEnvelope(z.null()) },
+      },
+    },
+    async (request) => {
+      await deleteMyEvent(environmentOf(request), request.params.id);
+      return ok(null);
+    },
   );
 
   app.put(
