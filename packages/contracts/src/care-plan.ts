@@ -79,7 +79,7 @@ export type ScheduleTime = z.infer<typeof scheduleTimeSchema>;
  * every n hours from the first time, by a day cycle of active and inactive days (for example 21 on,
  * 7 off), or every n days.
  */
-export const reminderRepeatSchema = z.discriminatedUnion('kind', [
+const REPEAT_OPTIONS = [
   z.object({ kind: z.literal('WEEKDAYS'), weekdays: z.array(z.int().min(1).max(7)).max(7) }),
   z.object({ kind: z.literal('MONTH_DAYS'), days: z.string().trim().max(100) }),
   z.object({ kind: z.literal('HOUR_CYCLE'), everyHours: z.int().min(1).max(24) }),
@@ -89,7 +89,23 @@ export const reminderRepeatSchema = z.discriminatedUnion('kind', [
     inactiveDays: z.int().min(1).max(365),
   }),
   z.object({ kind: z.literal('EVERY_N_DAYS'), everyDays: z.int().min(1).max(365) }),
-]);
+] as const;
+/**
+ * A plain union rather than a discriminated one: the console's first screen loads zod's shared
+ * chunk, and the discriminated union's code would weigh it past its budget. A failed repeat is
+ * reported as the whole "repeat"; screens that mark the exact field ask `repeatIssues`.
+ */
+export const reminderRepeatSchema = z.union(REPEAT_OPTIONS);
+
+/** The issues of a repeat by its own kind (paths inside the repeat); null for an unknown kind. */
+export function repeatIssues(repeat: unknown): z.core.$ZodIssue[] | null {
+  const kind =
+    typeof repeat === 'object' && repeat !== null ? (repeat as { kind?: unknown }).kind : undefined;
+  const option = REPEAT_OPTIONS.find((candidate) => candidate.shape.kind.value === kind);
+  if (option === undefined) return null;
+  const parsed = option.safeParse(repeat);
+  return parsed.success ? [] : parsed.error.issues;
+}
 export type ReminderRepeat = z.infer<typeof reminderRepeatSchema>;
 export type ReminderRepeatKind = ReminderRepeat['kind'];
 

@@ -240,11 +240,11 @@ export const ERROR_STATUS = {
   'prescription.notFound': 404,
   /** Spec §4: deactivation is permanent; a deactivated (or replaced) prescription is not edited again. */
   'prescription.deactivated': 409,
-  /** Spec §5 medicines and reminders: the field errors name each rule broken (carePlan.* messages). */
+  /** Spec §5 medicines and reminders: the field errors name each rule broken (carePlan:problems.* messages). */
   'prescription.invalid': 400,
   /** Spec §8 "reminder not found" (a care reminder; deleted ones are gone for everyone). */
   'reminder.notFound': 404,
-  /** Spec §5 reminder rules: the field errors name each rule broken (carePlan.* messages). */
+  /** Spec §5 reminder rules: the field errors name each rule broken (carePlan:problems.* messages). */
   'reminder.invalid': 400,
   'event.notFound': 404,
   /** Spec §8 "event already at that time": another event of the patient (not canceled) has it. */

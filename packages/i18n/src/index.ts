@@ -71,8 +71,60 @@ export * from './languages.js';
  * app's prescriptions and today's doses.
  */
 export const resources = {
-  en: { common: enCommon, errors: enErrors, account: enAccount, legal: enLegal, roles: enRoles, tenants: enTenants, org: enOrg, patients: enPatients, doctors: enDoctors, devices: enDevices, imports: enImports, health: enHealth, realtime: enRealtime, monitoring: enMonitoring, patient: enPatient, appHealth: enAppHealth, appEntry: enAppEntry, appAlerts: enAppAlerts, appDevices: enAppDevices, appSport: enAppSport, appContacts: enAppContacts, appProfiles: enAppProfiles, appDoctors: enAppDoctors, carePlan: enCarePlan, appCarePlan: enAppCarePlan },
-  vi: { common: viCommon, errors: viErrors, account: viAccount, legal: viLegal, roles: viRoles, tenants: viTenants, org: viOrg, patients: viPatients, doctors: viDoctors, devices: viDevices, imports: viImports, health: viHealth, realtime: viRealtime, monitoring: viMonitoring, patient: viPatient, appHealth: viAppHealth, appEntry: viAppEntry, appAlerts: viAppAlerts, appDevices: viAppDevices, appSport: viAppSport, appContacts: viAppContacts, appProfiles: viAppProfiles, appDoctors: viAppDoctors, carePlan: viCarePlan, appCarePlan: viAppCarePlan },
+  en: {
+    common: enCommon,
+    errors: enErrors,
+    account: enAccount,
+    legal: enLegal,
+    roles: enRoles,
+    tenants: enTenants,
+    org: enOrg,
+    patients: enPatients,
+    doctors: enDoctors,
+    devices: enDevices,
+    imports: enImports,
+    health: enHealth,
+    realtime: enRealtime,
+    monitoring: enMonitoring,
+    patient: enPatient,
+    appHealth: enAppHealth,
+    appEntry: enAppEntry,
+    appAlerts: enAppAlerts,
+    appDevices: enAppDevices,
+    appSport: enAppSport,
+    appContacts: enAppContacts,
+    appProfiles: enAppProfiles,
+    appDoctors: enAppDoctors,
+    carePlan: enCarePlan,
+    appCarePlan: enAppCarePlan,
+  },
+  vi: {
+    common: viCommon,
+    errors: viErrors,
+    account: viAccount,
+    legal: viLegal,
+    roles: viRoles,
+    tenants: viTenants,
+    org: viOrg,
+    patients: viPatients,
+    doctors: viDoctors,
+    devices: viDevices,
+    imports: viImports,
+    health: viHealth,
+    realtime: viRealtime,
+    monitoring: viMonitoring,
+    patient: viPatient,
+    appHealth: viAppHealth,
+    appEntry: viAppEntry,
+    appAlerts: viAppAlerts,
+    appDevices: viAppDevices,
+    appSport: viAppSport,
+    appContacts: viAppContacts,
+    appProfiles: viAppProfiles,
+    appDoctors: viAppDoctors,
+    carePlan: viCarePlan,
+    appCarePlan: viAppCarePlan,
+  },
 } as const;
 
 type Catalogue = Record<string, unknown>;
@@ -86,9 +138,18 @@ function lookup(catalogue: Catalogue, dottedKey: string): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
-/** The message for a catalogue key in the errors namespace, if there is one. */
+/**
+ * The message for a catalogue key: in the errors namespace, or in another one when the key names
+ * it ("carePlan:problems.dose.range": rule messages kept with their screens, so the errors
+ * catalogue every first screen loads stays small). Undefined when there is none.
+ */
 export function findErrorMessage(key: string, language: SupportedLanguage): string | undefined {
-  return lookup(resources[language].errors, key) ?? lookup(resources.en.errors, key);
+  const colon = key.indexOf(':');
+  const namespace = colon === -1 ? 'errors' : key.slice(0, colon);
+  const path = colon === -1 ? key : key.slice(colon + 1);
+  if (!(namespace in resources[language])) return undefined;
+  const name = namespace as keyof (typeof resources)['en'];
+  return lookup(resources[language][name], path) ?? lookup(resources.en[name], path);
 }
 
 /** Message for an API error code (e.g. "auth.unauthorized") in the given language. */

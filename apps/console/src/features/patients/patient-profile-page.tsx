@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ageInYears, type PatientDetail } from '@rpm/contracts';
@@ -19,6 +19,11 @@ import { DeleteAccountDialog, StatusChangeDialog } from './patient-dialogs';
 import { PatientFilesTab } from './patient-files-tab';
 import { PatientHistory } from './patient-history';
 import { PatientStatusBadge } from './patient-status-badge';
+
+/** The prescriptions tab is its own chunk, fetched when the tab is first opened. */
+const PatientCarePlanTab = lazy(() =>
+  import('../care-plan/patient-care-plan-tab').then((module) => ({ default: module.PatientCarePlanTab })),
+);
 
 function Field({ label, value }: { label: string; value: string }) {
   return (
@@ -92,7 +97,8 @@ function InfoPanel({ patient }: { patient: PatientDetail }) {
 
 /** Patient profile (spec §2): info, health, devices, care team, files and the status history. */
 export function PatientProfilePage() {
-  const { t } = useTranslation('patients');
+  // The prescriptions tab is named from its own catalogue, fetched with this page's.
+  const { t } = useTranslation(['patients', 'carePlan']);
   const { patientId = '' } = useParams();
   const patient = useQuery(patientDetailQuery(patientId));
   const [dialog, setDialog] = useState<'status' | 'delete' | null>(null);
@@ -176,6 +182,9 @@ export function PatientProfilePage() {
                 <Tabs.Tab value="health">{t('profile.tabs.health')}</Tabs.Tab>
                 <Tabs.Tab value="devices">{t('profile.tabs.devices')}</Tabs.Tab>
                 <Tabs.Tab value="careTeam">{t('profile.tabs.careTeam')}</Tabs.Tab>
+                <Can permission="health.view">
+                  <Tabs.Tab value="prescriptions">{t('carePlan:title')}</Tabs.Tab>
+                </Can>
                 <Can permission="relative.view">
                   <Tabs.Tab value="followers">{t('profile.tabs.followers')}</Tabs.Tab>
                 </Can>
@@ -195,6 +204,13 @@ export function PatientProfilePage() {
               <Tabs.Panel value="careTeam" pt="lg">
                 <PatientCareTeamTab patientId={patient.data.id} />
               </Tabs.Panel>
+              <Can permission="health.view">
+                <Tabs.Panel value="prescriptions" pt="lg">
+                  <Suspense fallback={<LoadingState />}>
+                    <PatientCarePlanTab patientId={patient.data.id} />
+                  </Suspense>
+                </Tabs.Panel>
+              </Can>
               <Can permission="relative.view">
                 <Tabs.Panel value="followers" pt="lg">
                   <PatientFollowersTab patientId={patient.data.id} />

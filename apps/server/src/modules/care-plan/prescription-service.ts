@@ -122,14 +122,14 @@ async function toDetail(
   };
 }
 
-/** Spec §5: every rule of the prescription and its medicines, as field errors (carePlan.* messages). */
+/** Spec §5: every rule of the prescription and its medicines, as field errors (carePlan:problems.* messages). */
 function assertValid(input: PrescriptionInput): void {
   const problems = prescriptionProblems(input);
   if (problems.length === 0) return;
   const fieldErrors: FieldError[] = problems.map((problem) => ({
     field: `body.${problem.path}`,
     code: problem.code,
-    message: `carePlan.${problem.code}`,
+    message: `carePlan:problems.${problem.code}`,
   }));
   throw new AppError('prescription.invalid', { fieldErrors });
 }

@@ -90,7 +90,7 @@ function assertValid(input: CareReminderInput): void {
   const fieldErrors: FieldError[] = problems.map((problem) => ({
     field: `body.${problem.path}`,
     code: problem.code,
-    message: `carePlan.${problem.code}`,
+    message: `carePlan:problems.${problem.code}`,
   }));
   throw new AppError('reminder.invalid', { fieldErrors });
 }

@@ -128,7 +128,7 @@ describe('care reminders', () => {
       const fields = response.json<{ fieldErrors: { field: string; code: string; message: string }[] }>()
         .fieldErrors;
       expect(fields.map((field) => `${field.field}:${field.code}`)).toContain(expected);
-      expect(fields.every((field) => !field.message.startsWith('carePlan.'))).toBe(true);
+      expect(fields.every((field) => !field.message.startsWith('carePlan:'))).toBe(true);
     }
   });
 });
