@@ -332,4 +332,46 @@ describe('prescriptions in the console', () => {
     ).toBe(true);
     await screenshot(assistant, 'care-plan-assistant-vi');
   });
+
+  it('lets an assistant write a care reminder (its title required) and delete it', async () => {
+    const page = await suite.signIn('doctor-assistant@demo.example', 'doctor-assistant');
+    await page.setViewportSize(WIDTH);
+    await page.getByRole('navigation').getByRole('link', { name: 'Patients' }).click();
+    await page.waitForURL('**/doctor-assistant/patients');
+    await page.getByLabel('Search patients').fill(ASSISTANT_PATIENT_CODE);
+    await poll(() => page.getByTestId('patient-row').count()).toBe(1);
+    await page
+      .getByTestId('patient-row')
+      .getByRole('link', { name: /^Open the profile of / })
+      .click();
+    await page.getByRole('tab', { name: 'Prescriptions' }).click();
+    const section = page.getByRole('region', { name: 'Care reminders' });
+    await section.waitFor();
+    await poll(() => section.getByText('Loading reminders…').count()).toBe(0);
+    // (A retry starts from no reminder of an earlier try.)
+    for (const leftover of await section.getByTestId('care-reminder').all()) {
+      await leftover.getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    }
+    await poll(() => section.getByTestId('care-reminder').count()).toBe(0);
+    await poll(() => section.getByText('No care reminder.').isVisible()).toBe(true);
+
+    await section.getByRole('button', { name: 'New reminder' }).click();
+    const form = page.getByRole('form', { name: 'New care reminder' });
+    await form.getByRole('button', { name: 'Save reminder' }).click();
+    await poll(() => form.getByLabel(/^Reminder\s*\*$/).getAttribute('aria-invalid')).toBe('true');
+    await form.getByLabel(/^Reminder\s*\*$/).fill('Measure your blood pressure');
+    await form.getByLabel(/^Note for the patient/).fill('Sit quietly for 5 minutes first.');
+    await screenshot(page, 'care-plan-reminder-form');
+    await form.getByRole('button', { name: 'Save reminder' }).click();
+    const reminder = section.getByTestId('care-reminder');
+    await poll(() => reminder.count()).toBe(1);
+    expect(await reminder.getByText('Measure your blood pressure').isVisible()).toBe(true);
+    expect(await reminder.getByText(/with no end date$/).isVisible()).toBe(true);
+    await screenshot(page, 'care-plan-reminder-list');
+
+    await reminder.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await poll(() => section.getByTestId('care-reminder').count()).toBe(0);
+  });
 });

@@ -1,5 +1,7 @@
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import {
+  careReminderSchema,
+  type CareReminderInput,
   intakeSchema,
   pageOf,
   prescriptionDetailSchema,
@@ -101,4 +103,22 @@ export function deactivatePrescription(patientId: string, id: string) {
 /** A write changes the list, the detail, the usage and the doses of the day. */
 export function refreshCarePlan(queryClient: QueryClient): void {
   void queryClient.invalidateQueries({ queryKey: CARE_PLAN_QUERY_ROOT });
+}
+
+const remindersPath = (patientId: string) => `/health/patients/${enc(patientId)}/reminders`;
+const careRemindersSchema = z.array(careReminderSchema);
+
+/** A patient's care reminders (not a medicine's doses), newest first. */
+export const careRemindersQuery = (patientId: string) =>
+  queryOptions({
+    queryKey: [...CARE_PLAN_QUERY_ROOT, patientId, 'reminders'],
+    queryFn: ({ signal }) => api.get(remindersPath(patientId), { schema: careRemindersSchema, signal }),
+  });
+
+export function createCareReminder(patientId: string, input: CareReminderInput) {
+  return api.post(remindersPath(patientId), input, { schema: careReminderSchema });
+}
+
+export function deleteCareReminder(patientId: string, id: string) {
+  return api.delete(`${remindersPath(patientId)}/${enc(id)}`);
 }

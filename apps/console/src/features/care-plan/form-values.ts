@@ -334,7 +334,8 @@ function repeatOf(schedule: ScheduleValues): ReminderRepeat {
   }
 }
 
-function scheduleInput(schedule: ScheduleValues): ReminderSchedule {
+/** A schedule as the contract shapes it, not yet checked (see toPrescriptionInput). */
+export function scheduleInput(schedule: ScheduleValues): ReminderSchedule {
   return defined({
     times: schedule.times.map((item) => ({ label: item.label, time: item.time })),
     repeat: repeatOf(schedule),

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Stack } from '@mantine/core';
 import { usePagedList } from '../shell/paged-list';
 import type { PrescriptionSortField } from './care-plan-api';
+import { CareReminders } from './care-reminders';
 import { DosesOfDay } from './doses-of-day';
 import { PrescriptionDetailPanel } from './prescription-detail';
 import { PrescriptionForm, type PrescriptionFormMode } from './prescription-form';
@@ -70,7 +71,10 @@ export function PatientCarePlanTab({ patientId }: { patientId: string }) {
           }}
         />
       ) : (
-        <DosesOfDay patientId={patientId} />
+        <>
+          <DosesOfDay patientId={patientId} />
+          <CareReminders patientId={patientId} />
+        </>
       )}
     </Stack>
   );

@@ -3,7 +3,14 @@ import { ApiError } from '../../api/api-error';
 import { initI18n } from '../../i18n';
 import { fieldMessageText } from '../../lib/form-errors';
 import { emptyPrescription, type MedicineValues, type PrescriptionValues } from './form-values';
-import { checkPrescription, hasMessagesUnder, problemMessages, serverMessages } from './problems';
+import { emptySchedule } from './form-values';
+import {
+  checkPrescription,
+  checkReminder,
+  hasMessagesUnder,
+  problemMessages,
+  serverMessages,
+} from './problems';
 import { withoutMessages } from './use-prescription-form';
 
 beforeAll(async () => {
@@ -219,5 +226,29 @@ describe('message housekeeping', () => {
     expect(hasMessagesUnder(messages, 'medicines.0.')).toBe(true);
     expect(hasMessagesUnder(messages, 'medicines.1.')).toBe(false);
     expect(hasMessagesUnder(messages, 'medicines.10.')).toBe(true);
+  });
+});
+
+describe('checkReminder', () => {
+  const schedule = emptySchedule('2026-12-01', { label: 'Morning', time: '07:30' });
+
+  it('hands back a reminder with its schedule when it is whole', () => {
+    const checked = checkReminder({ title: 'Measure your blood pressure', note: ' ', schedule });
+    expect(checked.messages).toEqual({});
+    expect(checked.input).toMatchObject({
+      title: 'Measure your blood pressure',
+      schedule: { times: [{ time: '07:30' }] },
+    });
+    expect(checked.input).not.toHaveProperty('note');
+  });
+
+  it('asks for a title and names the schedule rules under their fields', () => {
+    const checked = checkReminder({
+      title: '',
+      note: '',
+      schedule: { ...schedule, repeatKind: 'WEEKDAYS', weekdays: [] },
+    });
+    expect(checked.input).toBeNull();
+    expect(Object.keys(checked.messages).sort()).toEqual(['schedule.repeat.weekdays', 'title']);
   });
 });

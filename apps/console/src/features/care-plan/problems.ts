@@ -1,7 +1,10 @@
 import {
+  careReminderInputSchema,
   prescriptionInputSchema,
   prescriptionProblems,
   repeatIssues,
+  scheduleProblems,
+  type CareReminderInput,
   type CarePlanProblem,
   type PrescriptionInput,
 } from '@rpm/contracts';
@@ -9,7 +12,12 @@ import { errorMessageFor } from '../../api/error-reaction';
 import { messagesForIssues, serverFieldMessages, type FieldMessages } from '../../lib/form-errors';
 import { messageText } from '../../lib/notify';
 import type { z } from 'zod';
-import { toPrescriptionInput, type PrescriptionValues } from './form-values';
+import {
+  scheduleInput,
+  toPrescriptionInput,
+  type PrescriptionValues,
+  type ScheduleValues,
+} from './form-values';
 
 /**
  * Where the prescription form's messages come from: the contract's schema (a required field, a
@@ -113,4 +121,32 @@ export function serverMessages(error: unknown): FieldMessages {
 /** Whether any message is for a field under `prefix` ("medicines.1."), to point at the right card. */
 export function hasMessagesUnder(messages: FieldMessages, prefix: string): boolean {
   return Object.keys(messages).some((path) => path === prefix.replace(/\.$/, '') || path.startsWith(prefix));
+}
+
+/** A care reminder as typed: a title, a note and its schedule. */
+export interface ReminderValues {
+  title: string;
+  note: string;
+  schedule: ScheduleValues;
+}
+
+/** The care-reminder form's messages (schema first, then the §5 schedule rules), and the input when there are none. */
+export function checkReminder(values: ReminderValues): {
+  input: CareReminderInput | null;
+  messages: FieldMessages;
+} {
+  const candidate = {
+    title: values.title,
+    ...(values.note.trim() === '' ? {} : { note: values.note.trim() }),
+    schedule: scheduleInput(values.schedule),
+  };
+  const parsed = careReminderInputSchema.safeParse(candidate);
+  const schemaMessages = parsed.success
+    ? {}
+    : messagesForIssues(preciseIssues(parsed.error.issues, candidate));
+  const messages: FieldMessages = {
+    ...problemMessages(scheduleProblems(candidate.schedule)),
+    ...schemaMessages,
+  };
+  return { input: parsed.success && Object.keys(messages).length === 0 ? parsed.data : null, messages };
 }

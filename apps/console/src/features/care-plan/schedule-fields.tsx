@@ -23,7 +23,7 @@ import {
   type NumberValue,
   type ScheduleValues,
 } from './form-values';
-import { weekdayKey } from './schedule-words';
+import { weekdayKey, type OpenEnd } from './schedule-words';
 
 /** The most reminder times a schedule holds (contracts reminderScheduleSchema). */
 const MAX_TIMES = 24;
@@ -44,12 +44,15 @@ export function ScheduleFields({
   medicineName,
   errorOf,
   onChange,
+  openEnd = 'prescription',
 }: {
   schedule: ScheduleValues;
   path: string;
   medicineName: string;
   errorOf: (path: string) => string | undefined;
   onChange: (patch: Partial<ScheduleValues>, fixes: readonly string[]) => void;
+  /** What no end date means: until the prescription ends, or for good (a care reminder). */
+  openEnd?: OpenEnd;
 }) {
   const { t } = useTranslation('carePlan');
   const timesError = errorOf(`${path}.times`);
@@ -242,7 +245,7 @@ export function ScheduleFields({
           )}
           <Checkbox
             mt={32}
-            label={t('schedule.forever')}
+            label={t(openEnd === 'prescription' ? 'schedule.forever' : 'schedule.noEnd')}
             checked={schedule.isForever}
             onChange={(event) => {
               onChange({ isForever: event.currentTarget.checked }, [`${path}.endDate`]);

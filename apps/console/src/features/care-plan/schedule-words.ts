@@ -84,18 +84,30 @@ function repeatText(repeat: ReminderRepeat, t: CarePlanT, language: string): str
 }
 
 /** The period reminders run: "from 01/12/2026 until 31/12/2026" or "… until the prescription ends". */
-export function periodText(schedule: Pick<ReminderSchedule, 'startDate' | 'endDate'>, t: CarePlanT): string {
+export function periodText(
+  schedule: Pick<ReminderSchedule, 'startDate' | 'endDate'>,
+  t: CarePlanT,
+  openEnd: OpenEnd = 'prescription',
+): string {
   const start = toDisplayDate(schedule.startDate);
   return schedule.endDate === null
-    ? t('words.periodOpen', { start })
+    ? t(openEnd === 'prescription' ? 'words.periodOpen' : 'words.periodForever', { start })
     : t('words.period', { start, end: toDisplayDate(schedule.endDate) });
 }
 
+/** What a schedule without an end date lasts: its prescription (a medicine's) or for good (a care reminder). */
+export type OpenEnd = 'prescription' | 'forever';
+
 /** A whole reminder schedule as one sentence. */
-export function scheduleInWords(schedule: ReminderSchedule, t: CarePlanT, language: string): string {
+export function scheduleInWords(
+  schedule: ReminderSchedule,
+  t: CarePlanT,
+  language: string,
+  openEnd: OpenEnd = 'prescription',
+): string {
   const repeat = repeatText(schedule.repeat, t, language);
   const times = timesText(schedule.times, t, language);
-  const period = periodText(schedule, t);
+  const period = periodText(schedule, t, openEnd);
   // Every n hours counts from the one first time: "from 08:00", not "at 08:00".
   return schedule.repeat.kind === 'HOUR_CYCLE'
     ? t('words.sentenceFrom', { repeat, times, period })
