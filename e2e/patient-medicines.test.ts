@@ -1,12 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { callWithCookie, sessionCookie } from './support/api.js';
+import { ConsoleDriver } from './support/console.js';
 import { logInPatient, pageWidth, queryDatabase, screenshot, usePhoneSuite } from './support/phone.js';
 
 /**
  * Medicines in the patient app on a small phone (360 px, touch): a doctor of the demo patient's
  * center writes a prescription whose morning dose falls a few minutes from now in the patient's
  * time zone, plus a medicine taken on demand; the patient opens Medicines, finds the dose waiting
- * at its time, marks it taken, and opens the prescription; the doctor's usage history counts it.
+ * at its time, marks it taken, and opens the prescription; the doctor's usage history in the
+ * console counts it.
  */
 
 const suite = usePhoneSuite();
@@ -152,6 +154,19 @@ describe('patient app medicines', () => {
       `/health/patients/${patient.id}/prescriptions/${created.id}/usage`,
     );
     expect(usage.total).toMatchObject({ taken: 1, adherencePercent: 100 });
+
+    // The doctor's console shows the same adherence in the prescription's usage history.
+    const consoleDriver = new ConsoleDriver(suite.browser, suite.server.baseUrl);
+    const desk = await consoleDriver.openPage();
+    await consoleDriver.signIn(desk, patient.doctor);
+    await desk.waitForURL('**/doctor');
+    await desk.goto(`/doctor/patients/${patient.id}`);
+    await desk.getByRole('tab', { name: 'Prescriptions' }).click();
+    await desk.getByRole('button', { name: 'Open the prescription Blood sugar plan' }).first().click();
+    const history = desk.getByTestId('usage-history');
+    await expect.poll(() => history.getByTestId('adherence').first().textContent()).toBe('100% taken');
+    await screenshot(desk, 'patient-medicines-console-usage');
+    await consoleDriver.closeAll();
   });
 
   it('adds an event to My events (a time and an icon required), then marks it done', async () => {
