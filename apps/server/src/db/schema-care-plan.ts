@@ -65,6 +65,8 @@ export const prescriptionMedicines = pgTable(
     mode: text().notNull(),
     /** Null exactly for a medicine taken on demand (spec §5). */
     schedule: jsonb().$type<ReminderSchedule>(),
+    /** How far ahead its doses are made (migration 0041). */
+    dosesMadeUntil: timestamps('doses_made_until'),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );

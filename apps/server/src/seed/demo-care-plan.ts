@@ -2,7 +2,7 @@ import type { PrescriptionInput, ReminderSchedule } from '@rpm/contracts';
 import { sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { TenantTransaction } from '../db/database.js';
-import { expandIntakes, INTAKE_HORIZON_HOURS } from '../modules/care-plan/intake-expansion.js';
+import { expandIntakes, INTAKE_EXTEND_HOURS } from '../modules/care-plan/intake-expansion.js';
 import { insertPrescription } from '../modules/care-plan/store.js';
 import type { DemoTenantData } from './demo.js';
 
@@ -120,7 +120,7 @@ export async function seedDemoCarePlan(tx: TenantTransaction, data: DemoTenantDa
       FROM numbered WHERE numbered.id = i.id`);
   await expandIntakes(tx, data.tenantId, {
     from: now,
-    to: new Date(now.getTime() + INTAKE_HORIZON_HOURS * 3_600_000),
+    to: new Date(now.getTime() + INTAKE_EXTEND_HOURS * 3_600_000),
     prescriptionId: id,
   });
   await tx.execute(sql`

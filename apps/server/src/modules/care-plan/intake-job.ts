@@ -3,11 +3,16 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { definePeriodicTask } from '../jobs/registry.js';
 import { activeTenantIds } from '../staff/store.js';
-import { expandIntakes, INTAKE_HORIZON_HOURS, markUnconfirmed } from './intake-expansion.js';
+import {
+  expandIntakes,
+  INTAKE_EXTEND_HOURS,
+  INTAKE_HORIZON_HOURS,
+  markUnconfirmed,
+} from './intake-expansion.js';
 
 /**
- * One pass over every active tenant: doses due in the next INTAKE_HORIZON_HOURS are made from the
- * live prescriptions' schedules, and doses left unanswered past their window become unconfirmed.
+ * One pass over every active tenant: medicines whose doses run out within INTAKE_HORIZON_HOURS get
+ * them made to INTAKE_EXTEND_HOURS ahead from the live prescriptions' schedules, and doses left unanswered past their window become unconfirmed.
  * Idempotent (doses are unique per medicine and time), so overlapping or repeated runs are safe; a
  * tenant's failure is logged and does not stop the others.
  */
@@ -17,12 +22,13 @@ export async function runIntakePass(
   logger?: FastifyBaseLogger,
 ): Promise<{ made: number; unconfirmed: number }> {
   const now = clock.now();
-  const to = new Date(now.getTime() + INTAKE_HORIZON_HOURS * 3_600_000);
+  const onlyBelow = new Date(now.getTime() + INTAKE_HORIZON_HOURS * 3_600_000);
+  const to = new Date(now.getTime() + INTAKE_EXTEND_HOURS * 3_600_000);
   const totals = { made: 0, unconfirmed: 0 };
   for (const tenantId of await activeTenantIds(database.system)) {
     try {
       const counts = await database.withTenant(tenantId, async (tx) => ({
-        made: await expandIntakes(tx, tenantId, { from: now, to }),
+        made: await expandIntakes(tx, tenantId, { from: now, to, onlyBelow }),
         unconfirmed: await markUnconfirmed(tx, now),
       }));
       totals.made += counts.made;

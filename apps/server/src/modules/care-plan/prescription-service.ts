@@ -30,7 +30,7 @@ import { recordAudit, type AuditContext } from '../audit/store.js';
 import { assignableDoctor, reachablePatient } from '../doctors/care-team-service.js';
 import { todayOf } from '../doctors/store.js';
 import { assertProfileWritable, resolveProfile } from '../followers/profile.js';
-import { expandIntakes, INTAKE_HORIZON_HOURS } from './intake-expansion.js';
+import { expandIntakes, INTAKE_EXTEND_HOURS } from './intake-expansion.js';
 import * as store from './store.js';
 
 interface Page<T> {
@@ -264,7 +264,7 @@ async function writeIn(
   });
   await expandIntakes(tx, environment.auth.tenantId, {
     from: now,
-    to: new Date(now.getTime() + INTAKE_HORIZON_HOURS * 3_600_000),
+    to: new Date(now.getTime() + INTAKE_EXTEND_HOURS * 3_600_000),
     prescriptionId: id,
   });
   await recordAudit(tx, environment.auth.tenantId, environment.audit, {

@@ -103,7 +103,7 @@ const fieldCodes = (response: LightMyRequestResponse) =>
   ).map((error) => `${error.field}:${error.code}`);
 
 describe('writing prescriptions', () => {
-  it('a doctor writes one with two medicines; the doses of the next 48 hours exist at once; audited', async () => {
+  it('a doctor writes one with two medicines; the doses of the next 72 hours exist at once; audited', async () => {
     const response = await write(tokens.doctorA, org.patientA.id, prescription());
     expect(response.statusCode).toBe(200);
     const detail = dataOf<PrescriptionDetail>(response);
@@ -121,7 +121,7 @@ describe('writing prescriptions', () => {
       ['Metformin', 1, 'ON_SCHEDULE'],
       ['Paracetamol', 0.5, 'ON_DEMAND'],
     ]);
-    // 13:00 on the 1st: 20:00 on the 1st, 08:00 and 20:00 on the 2nd, 08:00 on the 3rd.
+    // 13:00 on the 1st: 20:00 on the 1st, 08:00 and 20:00 on the 2nd and 3rd, 08:00 on the 4th.
     const doses = await asOwner<{ local_date: string; local_time: string }>(
       testDb.ownerUrl,
       `SELECT local_date::text, local_time FROM medication_intakes i JOIN prescription_medicines m ON m.id = i.medicine_id
@@ -133,6 +133,8 @@ describe('writing prescriptions', () => {
       '2026-12-02 08:00',
       '2026-12-02 20:00',
       '2026-12-03 08:00',
+      '2026-12-03 20:00',
+      '2026-12-04 08:00',
     ]);
     expect(await auditCount(testDb.ownerUrl, 'PRESCRIPTION_CREATED', detail.id)).toBe(1);
     const listed = await call(app, tokens.doctorA, 'GET', `${base(org.patientA.id)}?search=rx-10`);
@@ -291,7 +293,7 @@ describe('editing and deactivating', () => {
         WHERE m.patient_id = $1 GROUP BY m.prescription_id`,
       [patient.id],
     );
-    expect(doses).toEqual([{ prescription_id: successor.id, n: 4 }]);
+    expect(doses).toEqual([{ prescription_id: successor.id, n: 6 }]);
     const again = await call(app, tokens.doctorA, 'PUT', `${base(patient.id)}/${first.id}`, prescription());
     expect(again.statusCode).toBe(409);
     expect(codeOf(again)).toBe('prescription.deactivated');
@@ -470,6 +472,60 @@ describe('doses', () => {
       ]);
     } finally {
       await dstApp.close();
+    }
+  });
+});
+
+describe('the dose pass', () => {
+  it('extends only the medicines whose doses run out within 48 hours, a day at a time', async () => {
+    const patient = await createPatient(testDb.database, org.tenant.id, { healthCenterId: org.centerA.id });
+    const passClock = new ManualClock(new Date('2026-12-10T00:00:00Z'));
+    const passApp = await createTestApp(testDb.database, {}, passClock);
+    try {
+      const doctorToken = await logInAs(passApp, org.tenant.code, org.doctorA);
+      const created = await call(
+        passApp,
+        doctorToken,
+        'POST',
+        base(patient.id),
+        prescription({
+          startDate: '2026-12-10',
+          endDate: '2026-12-31',
+          medicines: [medicine({ schedule: daily([{ label: 'Morning', time: '08:00' }], '2026-12-10') })],
+        }),
+      );
+      expect(created.statusCode, created.body).toBe(200);
+      const madeUntil = async () =>
+        (
+          await asOwner<{ until: string }>(
+            testDb.ownerUrl,
+            `SELECT to_char(doses_made_until AT TIME ZONE 'UTC', 'MM-DD HH24:MI') AS until FROM prescription_medicines WHERE patient_id = $1`,
+            [patient.id],
+          )
+        )[0]?.until;
+      expect(await madeUntil()).toBe('12-13 00:00');
+      // A day later the doses still reach 48 hours ahead: the medicine is left alone.
+      passClock.advance(24 * 3_600_000);
+      await runIntakePass(testDb.database, passClock);
+      expect(await madeUntil()).toBe('12-13 00:00');
+      // Two days later they do not: extended to 72 hours ahead, each dose made once.
+      passClock.advance(24 * 3_600_000);
+      await runIntakePass(testDb.database, passClock);
+      expect(await madeUntil()).toBe('12-15 00:00');
+      const doses = await asOwner<{ local_date: string }>(
+        testDb.ownerUrl,
+        'SELECT local_date::text FROM medication_intakes WHERE patient_id = $1 ORDER BY due_at',
+        [patient.id],
+      );
+      expect(doses.map((dose) => dose.local_date)).toEqual([
+        '2026-12-10',
+        '2026-12-11',
+        '2026-12-12',
+        '2026-12-13',
+        '2026-12-14',
+      ]);
+    } finally {
+      await passApp.close();
     }
   });
 });

@@ -91,7 +91,7 @@ export const carePlanRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'health.prescribe' },
       schema: {
         tags,
-        summary: `Write a prescription with its medicines and their reminders; the doses of the next 48 hours are made at once. ${RULES_NOTE}. Audited (PRESCRIPTION_CREATED)`,
+        summary: `Write a prescription with its medicines and their reminders; the doses of the next 72 hours are made at once. ${RULES_NOTE}. Audited (PRESCRIPTION_CREATED)`,
         params: patientParams,
         body: prescriptionInputSchema,
         response: detailResponse,
