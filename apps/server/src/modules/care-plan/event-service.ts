@@ -9,8 +9,9 @@ import { AppError } from '../../http/app-error.js';
 import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import { reachablePatient } from '../doctors/care-team-service.js';
-import { assertProfileWritable, resolveProfile } from '../followers/profile.js';
+import { assertProfileWritable, requireProfile } from '../followers/profile.js';
 import type { CarePlanEnvironment } from './prescription-service.js';
+import type { Page } from './store.js';
 
 /**
  * Event reminders, "My Events" (spec §3, §5, §8, §9): the patient's own diary of appointments,
@@ -66,13 +67,6 @@ function translated(error: unknown): unknown {
   return error;
 }
 
-interface Page<T> {
-  items: T[];
-  page: number;
-  size: number;
-  total: number;
-}
-
 async function listIn(
   tx: TenantTransaction,
   environment: CarePlanEnvironment,
@@ -116,18 +110,12 @@ export function listPatientEvents(
   });
 }
 
-async function profileOf(tx: TenantTransaction, environment: CarePlanEnvironment) {
-  const profile = await resolveProfile(tx, environment.auth);
-  if (profile === undefined) throw new AppError('health.noPatientProfile');
-  return profile;
-}
-
 export function listMyEvents(
   environment: CarePlanEnvironment,
   query: { page: number; size: number; when: 'upcoming' | 'past' },
 ): Promise<Page<PatientEvent>> {
   return withCaller(environment.database, environment.auth, async (tx) => {
-    const profile = await profileOf(tx, environment);
+    const profile = await requireProfile(tx, environment.auth);
     return listIn(tx, environment, profile.patientId, environment.auth.userId, query);
   });
 }
@@ -166,7 +154,7 @@ export async function createMyEvent(
 ): Promise<PatientEvent> {
   try {
     return await withCaller(environment.database, environment.auth, async (tx) => {
-      const profile = await profileOf(tx, environment);
+      const profile = await requireProfile(tx, environment.auth);
       assertProfileWritable(profile);
       const now = environment.clock.now();
       const arrivalAt = new Date(input.arrivalAt);
@@ -200,7 +188,7 @@ export async function updateMyEvent(
 ): Promise<PatientEvent> {
   try {
     return await withCaller(environment.database, environment.auth, async (tx) => {
-      const profile = await profileOf(tx, environment);
+      const profile = await requireProfile(tx, environment.auth);
       assertProfileWritable(profile);
       await readEvent(tx, profile.patientId, id);
       const now = environment.clock.now();
@@ -227,7 +215,7 @@ export async function updateMyEvent(
 
 export function deleteMyEvent(environment: CarePlanEnvironment, id: string): Promise<void> {
   return withCaller(environment.database, environment.auth, async (tx) => {
-    const profile = await profileOf(tx, environment);
+    const profile = await requireProfile(tx, environment.auth);
     assertProfileWritable(profile);
     await readEvent(tx, profile.patientId, id);
     await tx.execute(sql`DELETE FROM patient_events WHERE id = ${id}::uuid`);

@@ -1,16 +1,10 @@
 import {
   adherencePercent,
-  appIntakeState,
   isPatientRole,
   prescriptionProblems,
   prescriptionState,
   prescriptionTotalDays,
-  takenState,
-  INTAKE_ANSWER_AHEAD_HOURS,
-  type DoseUnit,
   type FieldError,
-  type Intake,
-  type IntakeAnswer,
   type IntakeCounts,
   type Medicine,
   type PrescriptionDetail,
@@ -29,16 +23,10 @@ import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
 import { assignableDoctor, reachablePatient } from '../doctors/care-team-service.js';
 import { todayOf } from '../doctors/store.js';
-import { assertProfileWritable, resolveProfile } from '../followers/profile.js';
+import { requireProfile } from '../followers/profile.js';
 import { expandIntakes, INTAKE_EXTEND_HOURS } from './intake-expansion.js';
 import * as store from './store.js';
-
-interface Page<T> {
-  items: T[];
-  page: number;
-  size: number;
-  total: number;
-}
+import type { Page } from './store.js';
 
 export interface CarePlanEnvironment {
   database: Database;
@@ -48,10 +36,10 @@ export interface CarePlanEnvironment {
 }
 
 /** Spec §4: deactivation hides a prescription from the patient (and its doses from the app). */
-const showsDeactivated = (auth: AuthContext) => !isPatientRole(auth.role);
+export const showsDeactivated = (auth: AuthContext) => !isPatientRole(auth.role);
 
 /** The patient's calendar day now, in their time zone (migration 0027's patient_time_zone). */
-async function patientToday(tx: TenantTransaction, patientId: string, now: Date): Promise<string> {
+export async function patientToday(tx: TenantTransaction, patientId: string, now: Date): Promise<string> {
   const result = await tx.execute<{ day: string }>(
     sql`SELECT (${now.toISOString()}::timestamptz AT TIME ZONE patient_time_zone(${patientId}::uuid))::date::text AS day`,
   );
@@ -421,85 +409,14 @@ export function readUsageHistory(
   });
 }
 
-// Doses ---------------------------------------------------------------------------------------------
-
-function toIntake(row: store.IntakeRow): Intake {
-  return {
-    id: row.id,
-    patientId: row.patient_id,
-    prescriptionId: row.prescription_id,
-    prescriptionName: row.prescription_name,
-    medicineId: row.medicine_id,
-    medicineName: row.medicine_name,
-    dose: row.dose,
-    doseUnit: row.dose_unit as DoseUnit,
-    strength: row.strength,
-    meal: row.meal as Intake['meal'],
-    instructions: row.instructions,
-    color: row.color,
-    dueAt: new Date(row.due_at).toISOString(),
-    localDate: row.local_date,
-    localTime: row.local_time,
-    label: row.label,
-    state: row.state,
-    appState: appIntakeState(row.state),
-    answeredAt: row.answered_at === null ? null : new Date(row.answered_at).toISOString(),
-  };
-}
-
-async function dayIn(
-  tx: TenantTransaction,
-  environment: CarePlanEnvironment,
-  patientId: string,
-  subjectUserId: string | null,
-  date: string | undefined,
-): Promise<Intake[]> {
-  const day = date ?? (await patientToday(tx, patientId, environment.clock.now()));
-  const rows = await store.intakesOfDay(tx, patientId, day, {
-    withDeactivated: showsDeactivated(environment.auth),
-  });
-  await recordPatientReads(
-    tx,
-    environment.auth.tenantId,
-    environment.audit,
-    {
-      action: 'INTAKES_VIEWED',
-      patientIds: [patientId],
-      subjectUserId,
-      targetId: patientId,
-      details: { date: day },
-    },
-    environment.clock.now(),
-  );
-  return rows.map(toIntake);
-}
-
-/** A patient's doses of one local day (default today), in time order. Audited. */
-export function listIntakes(
-  environment: CarePlanEnvironment,
-  patientId: string,
-  date: string | undefined,
-): Promise<Intake[]> {
-  return withCaller(environment.database, environment.auth, async (tx) => {
-    const patient = await reachablePatient(tx, patientId);
-    return dayIn(tx, environment, patientId, patient.userId, date);
-  });
-}
-
 // The patient app: the session's profile ------------------------------------------------------------
-
-async function profileOf(tx: TenantTransaction, auth: AuthContext) {
-  const profile = await resolveProfile(tx, auth);
-  if (profile === undefined) throw new AppError('health.noPatientProfile');
-  return profile;
-}
 
 export function listMyPrescriptions(
   environment: CarePlanEnvironment,
   query: PrescriptionListQuery,
 ): Promise<Page<PrescriptionSummary>> {
   return withCaller(environment.database, environment.auth, async (tx) => {
-    const profile = await profileOf(tx, environment.auth);
+    const profile = await requireProfile(tx, environment.auth);
     return listIn(tx, environment, profile.patientId, environment.auth.userId, query);
   });
 }
@@ -509,57 +426,7 @@ export function readMyPrescription(
   id: string,
 ): Promise<PrescriptionDetail> {
   return withCaller(environment.database, environment.auth, async (tx) => {
-    const profile = await profileOf(tx, environment.auth);
+    const profile = await requireProfile(tx, environment.auth);
     return detailIn(tx, environment, profile.patientId, environment.auth.userId, id);
-  });
-}
-
-export function listMyIntakes(environment: CarePlanEnvironment, date: string | undefined): Promise<Intake[]> {
-  return withCaller(environment.database, environment.auth, async (tx) => {
-    const profile = await profileOf(tx, environment.auth);
-    return dayIn(tx, environment, profile.patientId, environment.auth.userId, date);
-  });
-}
-
-/**
- * The patient answers a dose: taken (on time, early or late by INTAKE_ON_TIME_MINUTES, from when it
- * was taken) or skipped. A dose is answered once; one still unconfirmed may be answered late. It can
- * be answered from INTAKE_ANSWER_AHEAD_HOURS before it is due, and never taken in the future.
- * A followed patient's dose is read only. Audited.
- */
-export function answerMyIntake(
-  environment: CarePlanEnvironment,
-  id: string,
-  answer: IntakeAnswer,
-): Promise<Intake> {
-  return withCaller(environment.database, environment.auth, async (tx) => {
-    const profile = await profileOf(tx, environment.auth);
-    assertProfileWritable(profile);
-    const now = environment.clock.now();
-    const row = await store.findIntake(tx, profile.patientId, id);
-    // A dose of a deactivated prescription is gone for the patient (spec §4).
-    if (row?.deactivated_at !== null) throw new AppError('intake.notFound');
-    if (row.state !== 'TO_TAKE' && row.state !== 'UNCONFIRMED') throw new AppError('intake.alreadyAnswered');
-    const dueAt = new Date(row.due_at);
-    const at = answer.takenAt === undefined ? now : new Date(answer.takenAt);
-    if (at.getTime() > now.getTime() + 60_000) throw new AppError('intake.notYetDue');
-    if (dueAt.getTime() - now.getTime() > INTAKE_ANSWER_AHEAD_HOURS * 3_600_000)
-      throw new AppError('intake.notYetDue');
-    const state = answer.answer === 'SKIPPED' ? 'SKIPPED' : takenState(dueAt, at);
-    await store.answerIntake(tx, id, {
-      state,
-      at: answer.answer === 'SKIPPED' ? now : at,
-      by: environment.auth.userId,
-    });
-    await recordAudit(tx, environment.auth.tenantId, environment.audit, {
-      action: 'INTAKE_ANSWERED',
-      subjectUserId: environment.auth.userId,
-      targetType: 'intake',
-      targetId: id,
-      details: { patientId: profile.patientId, state },
-    });
-    const after = await store.findIntake(tx, profile.patientId, id);
-    if (after === undefined) throw new Error('a dose just answered is not visible');
-    return toIntake(after);
   });
 }

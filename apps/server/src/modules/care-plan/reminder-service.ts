@@ -16,9 +16,10 @@ import { AppError } from '../../http/app-error.js';
 import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import { reachablePatient } from '../doctors/care-team-service.js';
-import { resolveProfile } from '../followers/profile.js';
+import { requireProfile } from '../followers/profile.js';
 import type { CarePlanEnvironment } from './prescription-service.js';
 import { expandSchedule } from './schedule.js';
+import { fullName } from './store.js';
 
 /**
  * Care reminders (spec §3 Reminder, §6): reminders on a patient that are not a medicine's dose,
@@ -40,7 +41,7 @@ interface ReminderRow extends Record<string, unknown> {
 
 const SELECT = sql`
   SELECT r.id, r.patient_id, r.title, r.note, r.schedule, r.created_by, r.created_at,
-         coalesce(concat_ws(' ', nullif(u.first_name, ''), nullif(u.middle_name, ''), nullif(u.last_name, '')), '') AS created_by_name
+         coalesce(${fullName('u')}, '') AS created_by_name
     FROM care_reminders r
     LEFT JOIN users u ON u.tenant_id = r.tenant_id AND u.id = r.created_by`;
 
@@ -157,8 +158,7 @@ export function listMyReminderTimes(
   date: string | undefined,
 ): Promise<ReminderOccurrence[]> {
   return withCaller(environment.database, environment.auth, async (tx) => {
-    const profile = await resolveProfile(tx, environment.auth);
-    if (profile === undefined) throw new AppError('health.noPatientProfile');
+    const profile = await requireProfile(tx, environment.auth);
     const zoneResult = await tx.execute<{ zone: string }>(
       sql`SELECT patient_time_zone(${profile.patientId}::uuid) AS zone`,
     );

@@ -22,12 +22,10 @@ import { z } from 'zod';
 import { requireAuth } from '../../http/access.js';
 import { auditContextOf } from '../../http/audit-context.js';
 import { ok } from '../../http/envelope.js';
+import { answerMyIntake, listIntakes, listMyIntakes } from './intake-service.js';
 import {
-  answerMyIntake,
   createPrescription,
   deactivatePrescription,
-  listIntakes,
-  listMyIntakes,
   listMyPrescriptions,
   listPrescriptions,
   readMyPrescription,

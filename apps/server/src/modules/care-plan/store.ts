@@ -14,10 +14,19 @@ import type { TenantTransaction } from '../../db/database.js';
  * database's access rule (tenant, center, no followers, no patient writes) decides what exists.
  */
 
-const fullName = (alias: string) =>
+/** A user's full name from the users row aliased `alias` (empty parts left out). */
+export const fullName = (alias: string) =>
   sql.raw(
     `concat_ws(' ', nullif(${alias}.first_name, ''), nullif(${alias}.middle_name, ''), nullif(${alias}.last_name, ''))`,
   );
+
+/** A page of a list as the API answers it. */
+export interface Page<T> {
+  items: T[];
+  page: number;
+  size: number;
+  total: number;
+}
 
 export interface PrescriptionRow extends Record<string, unknown> {
   id: string;

@@ -26,7 +26,10 @@ interface ProfileRow extends Record<string, unknown> {
  * header, the account's own record (undefined when it has none: the caller's own "no profile"
  * error applies). The kind is returned so each service decides what the profile may do.
  */
-export async function resolveProfile(tx: TenantTransaction, auth: AuthContext): Promise<ResolvedProfile | undefined> {
+export async function resolveProfile(
+  tx: TenantTransaction,
+  auth: AuthContext,
+): Promise<ResolvedProfile | undefined> {
   const named = auth.profilePatientId;
   if (named === undefined) {
     // Any state: deleted accounts still read their data; writers check account_state themselves.
@@ -44,6 +47,13 @@ export async function resolveProfile(tx: TenantTransaction, auth: AuthContext): 
   if (row.user_id === auth.userId) return { patientId: row.id, kind: 'OWN' };
   if (row.account_state !== 'ACTIVE') throw new AppError('profile.notFound');
   return { patientId: row.id, kind: row.holder_user_id === auth.userId ? 'SUB_USER' : 'FOLLOWED' };
+}
+
+/** resolveProfile for calls that need a record: an account without one is health.noPatientProfile. */
+export async function requireProfile(tx: TenantTransaction, auth: AuthContext): Promise<ResolvedProfile> {
+  const profile = await resolveProfile(tx, auth);
+  if (profile === undefined) throw new AppError('health.noPatientProfile');
+  return profile;
 }
 
 /** A change through a profile: a followed patient's record is read only (403 profile.readOnly). */
