@@ -165,6 +165,9 @@ describe('forgot password', () => {
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL('**/forgot-password');
+    // The address changes before the new page is drawn; typing at once could land in the sign-in
+    // form's tenant field that is about to go away.
+    await page.getByRole('form', { name: 'Reset password' }).waitFor();
     await suite.driver.enterDemoTenant(page);
     await page.getByLabel('Email address').fill('main-admin@demo.example');
     const since = suite.mail.messages.length;

@@ -77,8 +77,13 @@ export async function dismissToasts(page: Page): Promise<void> {
     // Wait for the toast that was clicked to go (it animates out), not for the count to drop:
     // another toast may appear at the same moment.
     const button = await close.first().elementHandle();
-    await button.click();
-    await button.waitForElementState('hidden');
+    try {
+      await button.click();
+      await button.waitForElementState('hidden');
+    } catch (error) {
+      // The toast list re-rendered under the pointer (a toast came or went): look again.
+      if (!String(error).includes('not attached')) throw error;
+    }
   }
 }
 
