@@ -251,6 +251,11 @@ export const ERROR_STATUS = {
   'event.duplicateTime': 409,
   /** Spec §8, §9: at most EVENT_LIMIT planned events to come. */
   'event.limitReached': 409,
+  'medicalRecord.notFound': 404,
+  /** The examination date is before MEDICAL_RECORD_EARLIEST_DATE or after today in the patient's time zone. */
+  'medicalRecord.invalidDate': 400,
+  /** At most MEDICAL_RECORD_MAX_FILES attachments on one record. */
+  'medicalRecord.tooManyFiles': 409,
   'intake.notFound': 404,
   /** A dose is answered once (taken or skipped). */
   'intake.alreadyAnswered': 409,

@@ -37,3 +37,4 @@ export * from './app-doctors.js';
 export * from './care-plan.js';
 export * from './medicine-catalogue.js';
 export * from './care-plan-api.js';
+export * from './medical-records.js';

@@ -73,7 +73,9 @@ async function world() {
     `INSERT INTO tickets (tenant_id, id, number, type, title, patient_id, kpi_due_at, created_at) VALUES ($1, $2, 900001, 'SUPPORT', 'Call back', $3, now() + interval '1 hour', now())`,
     [t, randomUUID(), patient.id],
   );
-  await owner(`INSERT INTO patient_files (tenant_id, id, patient_id, name, content_type, size_bytes, storage_key) VALUES ($1, $2, $3, 'scan.png', 'image/png', 10, 'k')`, [t, randomUUID(), patient.id]);
+  const recordId = randomUUID();
+  await owner(`INSERT INTO medical_records (tenant_id, id, patient_id, title, record_type, examined_on, created_at, updated_at) VALUES ($1, $2, $3, 'Scan', 'RESULT_CARD', current_date, now(), now())`, [t, recordId, patient.id]);
+  await owner(`INSERT INTO patient_files (tenant_id, id, patient_id, record_id, name, content_type, size_bytes, storage_key) VALUES ($1, $2, $3, $4, 'scan.png', 'image/png', 10, 'k')`, [t, randomUUID(), patient.id, recordId]);
   await owner(`INSERT INTO devices (tenant_id, id, model, serial_number, mac_address, patient_id) VALUES ($1, $2, 'V19', $3, $4, $5)`, [
     t,
     randomUUID(),
@@ -119,7 +121,7 @@ async function seenOf(w: World, visibility: CenterVisibility, patientId: string)
     return Number(row);
   };
   const measures = (table: string) => w.ids(visibility, sql`SELECT DISTINCT measure AS v FROM ${sql.identifier(table)} WHERE patient_id = ${patientId}`);
-  const tables = ['ecg_records', 'sleep_records', 'sport_records', 'weight_goals', 'alerts', 'sos_cases', 'tickets', 'patient_files', 'devices', 'patient_thresholds', 'patient_doctors', 'patient_contacts'];
+  const tables = ['ecg_records', 'sleep_records', 'sport_records', 'weight_goals', 'alerts', 'sos_cases', 'tickets', 'medical_records', 'patient_files', 'devices', 'patient_thresholds', 'patient_doctors', 'patient_contacts'];
   const counts: Record<string, number> = {};
   for (const table of tables) counts[table] = await count(table);
   return {
@@ -137,7 +139,7 @@ const NOTHING = {
   readings: [],
   hourly: [],
   daily: [],
-  counts: { ecg_records: 0, sleep_records: 0, sport_records: 0, weight_goals: 0, alerts: 0, sos_cases: 0, tickets: 0, patient_files: 0, devices: 0, patient_thresholds: 0, patient_doctors: 0, patient_contacts: 0 },
+  counts: { ecg_records: 0, sleep_records: 0, sport_records: 0, weight_goals: 0, alerts: 0, sos_cases: 0, tickets: 0, medical_records: 0, patient_files: 0, devices: 0, patient_thresholds: 0, patient_doctors: 0, patient_contacts: 0 },
   events: [],
 };
 const EVERYTHING = {
@@ -145,7 +147,7 @@ const EVERYTHING = {
   readings: ['HEART_RATE', 'SPO2', 'STEPS'],
   hourly: ['HEART_RATE', 'SPO2', 'STEPS'],
   daily: ['HEART_RATE', 'SPO2', 'STEPS'],
-  counts: { ecg_records: 1, sleep_records: 1, sport_records: 1, weight_goals: 1, alerts: 1, sos_cases: 1, tickets: 1, patient_files: 1, devices: 1, patient_thresholds: 1, patient_doctors: 1, patient_contacts: 3 },
+  counts: { ecg_records: 1, sleep_records: 1, sport_records: 1, weight_goals: 1, alerts: 1, sos_cases: 1, tickets: 1, medical_records: 1, patient_files: 1, devices: 1, patient_thresholds: 1, patient_doctors: 1, patient_contacts: 3 },
   events: [...LIVE_EVENT_TYPES].sort(),
 };
 

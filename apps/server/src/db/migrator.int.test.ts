@@ -1,4 +1,5 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -62,5 +63,44 @@ describe('migrations', () => {
     const ledger = await asOwner<{ version: string }>(url, 'SELECT version FROM schema_migrations ORDER BY version');
     expect(ledger.map((row) => row.version)).toContain('0001');
     expect(ledger.map((row) => row.version)).not.toContain('9999');
+  });
+});
+
+describe('migration 0042 (medical records)', () => {
+  it('makes each file stored before it a record of its own, dated in the patient’s zone', async () => {
+    const url = await freshDatabase();
+    const directory = mkdtempSync(path.join(tmpdir(), 'rpm-migrations-'));
+    cpSync(findMigrationsDirectory(), directory, { recursive: true });
+    const later = readdirSync(directory).filter((name) => name >= '0042' && name.endsWith('.sql'));
+    for (const name of later) rmSync(path.join(directory, name));
+    await migrate({ ownerUrl: url, secretsKey, directory });
+    const [tenantId, userId, patientId, fileId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    await asOwner(url, `INSERT INTO tenants (id, code, name) VALUES ($1, 'mig42', 'Migration 42')`, [tenantId]);
+    await asOwner(
+      url,
+      `INSERT INTO users (tenant_id, id, email, first_name, last_name, role, time_zone) VALUES ($1, $2, 'p42@test.example', 'Pat', 'Ient', 'PATIENT', 'Asia/Ho_Chi_Minh')`,
+      [tenantId, userId],
+    );
+    await asOwner(url, `INSERT INTO patients (tenant_id, id, patient_code, first_name, last_name, user_id) VALUES ($1, $2, 'P42', 'Pat', 'Ient', $3)`, [
+      tenantId,
+      patientId,
+      userId,
+    ]);
+    // 20:00 UTC on 5 January is 03:00 on 6 January in Ho Chi Minh City.
+    await asOwner(
+      url,
+      `INSERT INTO patient_files (tenant_id, id, patient_id, name, content_type, size_bytes, storage_key, uploaded_by, uploaded_at) VALUES ($1, $2, $3, 'scan.pdf', 'application/pdf', 10, 'k', $4, '2026-01-05T20:00:00Z')`,
+      [tenantId, fileId, patientId, userId],
+    );
+    await migrate({ ownerUrl: url, secretsKey });
+    const records = await asOwner<Record<string, unknown>>(
+      url,
+      `SELECT r.title, r.record_type, r.examined_on::text AS examined_on, r.created_by, f.record_id
+         FROM medical_records r JOIN patient_files f ON f.record_id = r.id WHERE f.id = $1`,
+      [fileId],
+    );
+    expect(records).toEqual([
+      { title: 'scan.pdf', record_type: 'OTHER', examined_on: '2026-01-06', created_by: userId, record_id: fileId },
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-/** Patients (migrations 0001, 0008). Mirrors the SQL; schema.int.test.ts checks drift. */
+/** Patients (migrations 0001, 0008, 0042). Mirrors the SQL; schema.int.test.ts checks drift. */
 import {
   bigint,
   boolean,
@@ -11,6 +11,7 @@ import {
   text,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { MedicalRecordType } from '@rpm/contracts';
 import { timestamps } from './schema-columns.js';
 
 export const patients = pgTable(
@@ -98,8 +99,31 @@ export const patientFiles = pgTable(
     contentType: text('content_type').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
     storageKey: text('storage_key').notNull(),
+    /** The medical record the file is attached to (migration 0042). */
+    recordId: uuid('record_id').notNull(),
     uploadedBy: uuid('uploaded_by'),
     uploadedAt: timestamps('uploaded_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+/** Medical records (migration 0042): the patient files are their attachments. */
+export const medicalRecords = pgTable(
+  'medical_records',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    patientId: uuid('patient_id').notNull(),
+    title: text().notNull(),
+    recordType: text('record_type').$type<MedicalRecordType>().notNull(),
+    examinedOn: date('examined_on', { mode: 'string' }).notNull(),
+    place: text(),
+    doctorName: text('doctor_name'),
+    note: text(),
+    createdBy: uuid('created_by'),
+    createdAt: timestamps('created_at').notNull(),
+    updatedBy: uuid('updated_by'),
+    updatedAt: timestamps('updated_at').notNull(),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );

@@ -161,11 +161,14 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     const contact = await okData<{ id: string }>(callAs(fixture.adminToken, 'POST', `/account/patients/${fixture.patientId}/contacts`, contactBody()));
     return contact.id;
   };
-  const newFile = async (fixture: Pick<Fixture, 'adminToken' | 'patientId'>) => {
+  const recordBody = { title: 'Blood test', type: 'RESULT_CARD', examinationDate: '2026-01-05' };
+  const newRecord = async (fixture: Pick<Fixture, 'adminToken' | 'patientId'>) =>
+    (await okData<{ id: string }>(callAs(fixture.adminToken, 'POST', `/account/patients/${fixture.patientId}/records`, recordBody))).id;
+  const newFile = async (fixture: Pick<Fixture, 'adminToken' | 'patientId'>, recordId: string) => {
     const form = multipart([{ name: 'file', filename: 'scan.png', contentType: 'image/png', content: PNG }]);
     const answer = await app.inject({
       method: 'POST',
-      url: `/account/patients/${fixture.patientId}/files`,
+      url: `/account/patients/${fixture.patientId}/records/${recordId}/files`,
       ...withSession(fixture.adminToken),
       payload: form.payload,
       headers: form.headers,
@@ -301,7 +304,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
       caseId: sosCase.id,
       ticketId: sosCase.ticketId,
       contactId: await newContact(fixture),
-      fileId: await newFile(fixture),
+      recordId: await newRecord(fixture),
       ecgId,
       sleepId,
       sportId,
@@ -314,6 +317,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
       `INSERT INTO medication_intakes (tenant_id, id, patient_id, medicine_id, due_at, local_date, local_time, label) VALUES ($1, $2, $3, $4, $5::date + time '01:00', $5::date, '08:00', 'Morning')`,
       [tenantId, intakeId, patient.id, plan.medicineId, INTAKE_DAY],
     );
+    fixture.ids.fileId = await newFile(fixture, fixture.ids.recordId ?? '');
     fixture.ids.prescriptionId = plan.id;
     fixture.ids.intakeId = intakeId;
     fixture.ids.reminderId = await newReminder(fixture);
@@ -345,8 +349,24 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     return id;
   };
   const routeTargets: { pattern: RegExp; target: (fixture: Fixture, url: string, method: string) => Promise<Target> | Target }[] = [
-    { pattern: /^\/account\/patients\/:id\/files\/:fileId$/, target: async (f, url, method) => ({ url: url.replace(':id', f.patientId).replace(':fileId', method === 'DELETE' ? await newFile(f) : (f.ids.fileId ?? '')) }) },
-    { pattern: /^\/account\/patients\/:id\/files$/, target: (f, url, method) => ({ url: url.replace(':id', f.patientId), multipart: method === 'POST' }) },
+    // Changes that remove or fill a record (at most 10 files) get a record of their own.
+    {
+      pattern: /^\/account\/patients\/:id\/records\/:recordId\/files\/:fileId$/,
+      target: async (f, url, method) => {
+        const recordId = method === 'DELETE' ? await newRecord(f) : (f.ids.recordId ?? '');
+        const fileId = method === 'DELETE' ? await newFile(f, recordId) : (f.ids.fileId ?? '');
+        return { url: url.replace(':id', f.patientId).replace(':recordId', recordId).replace(':fileId', fileId) };
+      },
+    },
+    { pattern: /^\/account\/patients\/:id\/records\/:recordId\/files$/, target: async (f, url) => ({ url: url.replace(':id', f.patientId).replace(':recordId', await newRecord(f)), multipart: true }) },
+    {
+      pattern: /^\/account\/patients\/:id\/records\/:recordId$/,
+      target: async (f, url, method) => ({
+        url: url.replace(':id', f.patientId).replace(':recordId', method === 'DELETE' ? await newRecord(f) : (f.ids.recordId ?? '')),
+        payload: method === 'PUT' ? recordBody : undefined,
+      }),
+    },
+    { pattern: /^\/account\/patients\/:id\/records$/, target: (f, url, method) => ({ url: `${url.replace(':id', f.patientId)}${method === 'GET' ? '?size=200' : ''}`, payload: method === 'POST' ? recordBody : undefined }) },
     { pattern: /^\/account\/patients\/:id\/status$/, target: (f, url) => ({ url: url.replace(':id', f.patientId), payload: { status: 'AT_RISK', reason: 'Checked by phone' } }) },
     {
       pattern: /^\/account\/patients\/:id$/,
@@ -498,6 +518,8 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     { pattern: /^\/health\/patients\/:patientId\/intakes$/, mark: (f) => f.ids.intakeId ?? '' },
     { pattern: /^\/health\/patients\/:patientId\/reminders$/, mark: (f) => f.ids.reminderId ?? '' },
     { pattern: /^\/health\/patients\/:patientId\/events$/, mark: (f) => f.ids.eventId ?? '' },
+    // Private: medical records (a follower never reaches them: no staff permission).
+    { pattern: /^\/account\/patients\/:id\/records$/, mark: (f) => f.ids.recordId ?? '' },
   ];
 
   const mismatches: string[] = [];

@@ -239,10 +239,16 @@ it('audits every read of a patient’s data with one row naming the patient', as
 
   // What the seed lacks for this patient, added through the API: a file, vitals with an ECG, a
   // night of sleep and a sport session, and a request to a doctor.
+  const record = await call('POST', `/account/patients/${patient.id}/records`, {
+    title: 'Blood test',
+    type: 'RESULT_CARD',
+    examinationDate: '2026-01-05',
+  });
+  const medicalRecordId = record.json<{ data: { id: string } }>().data.id;
   const upload = multipart([{ name: 'file', filename: 'scan.png', content: PNG, contentType: 'image/png' }]);
   const uploaded = await app.inject({
     method: 'POST',
-    url: `/account/patients/${patient.id}/files`,
+    url: `/account/patients/${patient.id}/records/${medicalRecordId}/files`,
     payload: upload.payload,
     headers: upload.headers,
     ...withSession(admin),
@@ -333,7 +339,15 @@ it('audits every read of a patient’s data with one row naming the patient', as
     if (name === 'prescriptionId') return prescriptionId;
     if (name === 'recordingId') return recordingId;
     if (name === 'recordId')
-      return url.includes('/ecg/') ? ecg.id : url.includes('/sleep/') ? sleep.id : url.includes('/sport/') ? sport.id : undefined;
+      return url.includes('/ecg/')
+        ? ecg.id
+        : url.includes('/sleep/')
+          ? sleep.id
+          : url.includes('/sport/')
+            ? sport.id
+            : url.includes('/records/')
+              ? medicalRecordId
+              : undefined;
     if (name !== 'id') return undefined;
     if (url.startsWith('/account/patients/')) return patient.id;
     if (url.startsWith('/account/sos-cases/')) return sosCase.id;

@@ -133,7 +133,16 @@ describe('names stored composed (NFC)', () => {
 });
 
 describe('uploaded file names', () => {
-  const filesUrl = () => `/account/patients/${org.patientA.id}/files`;
+  let recordId: string | undefined;
+  /** The files of one medical record of patient A (made on first use). */
+  const filesUrl = async () => {
+    if (recordId === undefined) {
+      const made = await call(app, token, 'POST', `/account/patients/${org.patientA.id}/records`, { title: 'Scans', type: 'OTHER', examinationDate: '2026-01-05' });
+      expect(made.statusCode, made.body).toBe(200);
+      recordId = made.json<{ data: { id: string } }>().data.id;
+    }
+    return `/account/patients/${org.patientA.id}/records/${recordId}/files`;
+  };
   const fileCount = () => count('SELECT count(*)::int AS n FROM patient_files WHERE patient_id = $1', [org.patientA.id]);
 
   it('refuses a patient file named e\\u202Egnp.exe (shown as "eexe.png") and one with an invisible name, storing nothing', async () => {
@@ -143,14 +152,14 @@ describe('uploaded file names', () => {
       [`report\u200B.pdf`, 'invisibleCharacters'],
       ['\u3164\u3164', 'blank'],
     ] as const) {
-      const refused = refusalOf(await upload(filesUrl(), filename, PDF));
+      const refused = refusalOf(await upload(await filesUrl(), filename, PDF));
       expect({ filename, refused }).toMatchObject({ filename, refused: { status: 400, code: 'common.invalidParameter', fieldErrors: [{ field: 'file', code }] } });
     }
     expect(await fileCount()).toBe(before);
   });
 
   it('keeps a decomposed file name composed (NFC)', async () => {
-    const saved = await upload(filesUrl(), 'Ke\u0302\u0301t qua\u0309.pdf', PDF);
+    const saved = await upload(await filesUrl(), 'Ke\u0302\u0301t qua\u0309.pdf', PDF);
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json<{ data: { name: string } }>().data.name).toBe('Kết quả.pdf');
     const [stored] = await asOwner<{ name: string }>(testDb.ownerUrl, 'SELECT name FROM patient_files WHERE id = $1', [

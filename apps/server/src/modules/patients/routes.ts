@@ -10,7 +10,6 @@ import {
   patientDeletionSchema,
   patientDetailSchema,
   patientExportQuerySchema,
-  patientFileSchema,
   patientListQuerySchema,
   patientStatusChangeSchema,
   patientStatusCountsSchema,
@@ -32,14 +31,8 @@ import { createLocalFileStorage } from '../../lib/file-storage.js';
 import { attachmentHeader, XLSX_CONTENT_TYPE } from '../../lib/xlsx.js';
 import { countPatients } from './dashboard.js';
 import { exportPatients } from './export.js';
-import {
-  deletePatientFile,
-  listPatientFiles,
-  openPatientFile,
-  uploadPatientFile,
-  type PatientFileEnvironment,
-  type ReceiveFileUpload,
-} from './files-service.js';
+import { medicalRecordRoutes } from './medical-records-routes.js';
+import { type PatientFileEnvironment, type ReceiveFileUpload } from './medical-records-service.js';
 import { assertPatientInput } from './input.js';
 import { installPurgeJob } from './purge-job.js';
 import {
@@ -54,7 +47,6 @@ import {
 } from './service.js';
 
 const idParams = z.object({ id: z.uuid() });
-const fileParams = z.object({ id: z.uuid(), fileId: z.uuid() });
 const detailResponse = { 200: successEnvelope(patientDetailSchema) };
 const countsResponse = { 200: successEnvelope(patientStatusCountsSchema) };
 const LIST_NOTE =
@@ -255,78 +247,7 @@ export const patientAccountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ok(await deletePatient(environmentOf(request), request.params.id, request.body)),
   );
 
-  app.get(
-    '/patients/:id/files',
-    {
-      config: { access: 'user.view' },
-      schema: {
-        tags,
-        summary: 'A patient’s attached files, newest first',
-        params: idParams,
-        response: { 200: successEnvelope(z.array(patientFileSchema)) },
-      },
-    },
-    async (request) => ok(await listPatientFiles(environmentOf(request), request.params.id)),
-  );
-
-  app.post(
-    '/patients/:id/files',
-    {
-      config: { access: 'user.update' },
-      schema: {
-        tags,
-        summary:
-          'Attach a file to a patient: multipart field `file`, JPG, PNG or PDF (recognised by content), at most 10 MB',
-        consumes: ['multipart/form-data'],
-        params: idParams,
-        response: { 200: successEnvelope(patientFileSchema) },
-      },
-    },
-    async (request) =>
-      ok(await uploadPatientFile(fileEnvironmentOf(request), request.params.id, receiveFrom(request))),
-  );
-
-  app.get(
-    '/patients/:id/files/:fileId',
-    {
-      config: { access: 'user.view' },
-      schema: {
-        tags,
-        summary: 'Download an attached file (its bytes; audited as PATIENT_FILE_DOWNLOADED)',
-        params: fileParams,
-      },
-    },
-    async (request, reply) => {
-      const { file, opened } = await openPatientFile(
-        fileEnvironmentOf(request),
-        request.params.id,
-        request.params.fileId,
-      );
-      return reply
-        .header('content-disposition', attachmentHeader(file.name))
-        .header('cache-control', 'private, no-store')
-        .header('content-length', opened.size)
-        .type(opened.contentType)
-        .send(opened.stream);
-    },
-  );
-
-  app.delete(
-    '/patients/:id/files/:fileId',
-    {
-      config: { access: 'user.update' },
-      schema: {
-        tags,
-        summary: 'Remove an attached file',
-        params: fileParams,
-        response: { 200: successEnvelope(z.null()) },
-      },
-    },
-    async (request) => {
-      await deletePatientFile(fileEnvironmentOf(request), request.params.id, request.params.fileId);
-      return ok(null);
-    },
-  );
+  await app.register(medicalRecordRoutes({ environmentOf: fileEnvironmentOf, receiveFrom }));
 
   // Dashboard counts (spec §7, exact paths) ---------------------------------------------------
 

@@ -488,48 +488,6 @@ export async function countByStatus(
   return counts;
 }
 
-// Files ---------------------------------------------------------------------------------------------
-
-export async function listFiles(tx: TenantTransaction, patientId: string) {
-  return tx
-    .select({
-      file: patientFiles,
-      firstName: users.firstName,
-      middleName: users.middleName,
-      lastName: users.lastName,
-    })
-    .from(patientFiles)
-    .leftJoin(users, and(eq(users.tenantId, patientFiles.tenantId), eq(users.id, patientFiles.uploadedBy)))
-    .where(eq(patientFiles.patientId, patientId))
-    .orderBy(desc(patientFiles.uploadedAt), desc(patientFiles.id));
-}
-
-export async function findFile(tx: TenantTransaction, patientId: string, fileId: string) {
-  const rows = await tx
-    .select({
-      file: patientFiles,
-      firstName: users.firstName,
-      middleName: users.middleName,
-      lastName: users.lastName,
-    })
-    .from(patientFiles)
-    .leftJoin(users, and(eq(users.tenantId, patientFiles.tenantId), eq(users.id, patientFiles.uploadedBy)))
-    .where(and(eq(patientFiles.patientId, patientId), eq(patientFiles.id, fileId)))
-    .limit(1);
-  return rows[0];
-}
-
-export async function insertFile(
-  tx: TenantTransaction,
-  row: typeof patientFiles.$inferInsert,
-): Promise<void> {
-  await tx.insert(patientFiles).values(row);
-}
-
-export async function deleteFile(tx: TenantTransaction, fileId: string): Promise<void> {
-  await tx.delete(patientFiles).where(eq(patientFiles.id, fileId));
-}
-
 // Purge ---------------------------------------------------------------------------------------------
 
 /** Tenants the purge job visits: every active customer tenant. */
