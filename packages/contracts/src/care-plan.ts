@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INTAKE_WINDOW } from './tenant-setting-keys.js';
 import { safeName, safeNote, safeText } from './text.js';
 
 /**
@@ -289,14 +290,21 @@ export const INTAKE_STATES = [
 ] as const;
 export type IntakeState = (typeof INTAKE_STATES)[number];
 
-/** How far from the scheduled time a dose still counts as on time (either side). */
-export const INTAKE_ON_TIME_MINUTES = 30;
+/** How far from the scheduled time a dose counts as on time (either side) where the tenant has not set it. */
+export const INTAKE_ON_TIME_MINUTES = INTAKE_WINDOW.defaultMinutes;
 
-/** The state a dose marked taken at `takenAt` gets: early, on time or late by INTAKE_ON_TIME_MINUTES. */
-export function takenState(scheduledAt: Date, takenAt: Date): 'TAKEN' | 'TAKEN_EARLY' | 'TAKEN_LATE' {
+/**
+ * The state a dose marked taken at `takenAt` gets: early, on time or late by `windowMinutes` (the
+ * tenant's INTAKE_WINDOW_MINUTES). Exactly the window away is still on time.
+ */
+export function takenState(
+  scheduledAt: Date,
+  takenAt: Date,
+  windowMinutes: number = INTAKE_ON_TIME_MINUTES,
+): 'TAKEN' | 'TAKEN_EARLY' | 'TAKEN_LATE' {
   const minutes = (takenAt.getTime() - scheduledAt.getTime()) / 60_000;
-  if (minutes < -INTAKE_ON_TIME_MINUTES) return 'TAKEN_EARLY';
-  if (minutes > INTAKE_ON_TIME_MINUTES) return 'TAKEN_LATE';
+  if (minutes < -windowMinutes) return 'TAKEN_EARLY';
+  if (minutes > windowMinutes) return 'TAKEN_LATE';
   return 'TAKEN';
 }
 

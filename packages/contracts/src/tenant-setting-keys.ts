@@ -31,6 +31,11 @@ export const TENANT_SETTING_KEYS = [
   'TAX_RATE',
   /** IANA time zone of the local days of patients whose account has none (migration 0030). */
   'TIME_ZONE',
+  /**
+   * Minutes either side of a dose's time within which taking it counts as on time; a dose left
+   * unanswered this long after its time becomes unconfirmed (INTAKE_WINDOW).
+   */
+  'INTAKE_WINDOW_MINUTES',
 ] as const;
 export type TenantSettingKey = (typeof TENANT_SETTING_KEYS)[number];
 
@@ -53,6 +58,13 @@ export const PUBLIC_TENANT_SETTING_KEYS = TENANT_SETTING_KEYS.filter((key) => !i
  * console offers the presets and a custom value.
  */
 export const NO_DATA_WINDOW = { defaultMinutes: 60, minMinutes: 15, maxMinutes: 10_080, presets: [15, 30, 60] } as const;
+
+/**
+ * The dose window (spec §4 medication intake: taken early, on time or late; unconfirmed): how far
+ * from a dose's time taking it is on time, and how long an unanswered dose waits before it is
+ * unconfirmed. Every 10 minutes the dose pass looks, so a dose turns within 10 minutes of it.
+ */
+export const INTAKE_WINDOW = { defaultMinutes: 30, minMinutes: 5, maxMinutes: 240 } as const;
 
 /** The time zone of a tenant that has not chosen one (new and existing tenants). */
 export const DEFAULT_TENANT_TIME_ZONE = 'Asia/Ho_Chi_Minh';
@@ -80,4 +92,5 @@ export const TENANT_SETTING_DEFAULTS: Record<TenantSettingKey, string> = {
   ALLOW_WEB_SOS_POPUP: 'true',
   TAX_RATE: '0',
   TIME_ZONE: DEFAULT_TENANT_TIME_ZONE,
+  INTAKE_WINDOW_MINUTES: String(INTAKE_WINDOW.defaultMinutes),
 };

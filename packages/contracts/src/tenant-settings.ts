@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { passwordRuleSchema } from './password.js';
 import { safeText } from './text.js';
 import {
+  INTAKE_WINDOW,
   LANGUAGES,
   NO_DATA_WINDOW,
   TENANT_SETTING_KEYS,
@@ -10,6 +11,7 @@ import {
 
 export {
   DEFAULT_TENANT_TIME_ZONE,
+  INTAKE_WINDOW,
   isSecretTenantSetting,
   LANGUAGES,
   NO_DATA_WINDOW,
@@ -98,6 +100,12 @@ export const TENANT_SETTING_VALUE_SCHEMAS = {
     .refine((value) => Number(value) >= 0 && Number(value) <= 100, { error: 'must be between 0 and 100' }),
   /** Whether the zone is supported (runtime and database) is checked by the server: tenant.timeZoneUnsupported. */
   TIME_ZONE: z.string().trim().max(64),
+  INTAKE_WINDOW_MINUTES: z
+    .string()
+    .regex(/^\d{1,3}$/, { error: 'must be a whole number of minutes' })
+    .refine((value) => Number(value) >= INTAKE_WINDOW.minMinutes && Number(value) <= INTAKE_WINDOW.maxMinutes, {
+      error: `must be between ${INTAKE_WINDOW.minMinutes} and ${INTAKE_WINDOW.maxMinutes}`,
+    }),
 } satisfies Record<TenantSettingKey, z.ZodType<string, string>>;
 
 /**

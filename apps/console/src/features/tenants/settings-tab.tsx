@@ -6,6 +6,7 @@ import {
   SECRET_TENANT_SETTING_KEYS,
   STATUS_SETTLE_MINUTES_RANGE,
   TENANT_BLOOD_GLUCOSE_UNITS,
+  INTAKE_WINDOW,
   TENANT_THERMAL_UNITS,
   TENANT_UNIT_SYSTEMS,
   TENANT_URIC_ACID_UNITS,
@@ -218,6 +219,12 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
             />
           ) : null}
           {text('LATE_DATA_HORIZON_MINUTES', { description: t('settings.lateDataHint') })}
+          {text('INTAKE_WINDOW_MINUTES', {
+            description: t('settings.intakeWindowHint', {
+              min: INTAKE_WINDOW.minMinutes,
+              max: INTAKE_WINDOW.maxMinutes,
+            }),
+          })}
           <Switch
             mt="lg"
             label={t('settings.ALLOW_WEB_SOS_POPUP')}

@@ -1,4 +1,4 @@
-import { INTAKE_ON_TIME_MINUTES, type ReminderSchedule } from '@rpm/contracts';
+import type { ReminderSchedule } from '@rpm/contracts';
 import { sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { TenantTransaction } from '../../db/database.js';
@@ -11,8 +11,6 @@ import { expandSchedule } from './schedule.js';
  */
 export const INTAKE_HORIZON_HOURS = 48;
 export const INTAKE_EXTEND_HOURS = 72;
-/** A dose left unanswered this long after its time becomes unconfirmed (it can still be answered). */
-export const UNCONFIRMED_AFTER_MINUTES = INTAKE_ON_TIME_MINUTES;
 
 interface ScheduledMedicine extends Record<string, unknown> {
   id: string;
@@ -105,9 +103,12 @@ export async function expandIntakes(
   return made;
 }
 
-/** Doses still to take whose time passed UNCONFIRMED_AFTER_MINUTES ago: unconfirmed. Returns how many. */
-export async function markUnconfirmed(tx: TenantTransaction, now: Date): Promise<number> {
-  const cutoff = new Date(now.getTime() - UNCONFIRMED_AFTER_MINUTES * 60_000);
+/**
+ * Doses still to take whose time passed `windowMinutes` ago (the tenant's INTAKE_WINDOW_MINUTES):
+ * unconfirmed; they can still be answered, late. Returns how many.
+ */
+export async function markUnconfirmed(tx: TenantTransaction, now: Date, windowMinutes: number): Promise<number> {
+  const cutoff = new Date(now.getTime() - windowMinutes * 60_000);
   const result = await tx.execute(sql`
     UPDATE medication_intakes SET state = 'UNCONFIRMED'
      WHERE state = 'TO_TAKE' AND due_at < ${cutoff.toISOString()}::timestamptz

@@ -1,3 +1,4 @@
+import { INTAKE_WINDOW } from '@rpm/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -9,6 +10,7 @@ import {
   INTAKE_HORIZON_HOURS,
   markUnconfirmed,
 } from './intake-expansion.js';
+import { intakeWindows } from './intake-window.js';
 
 /**
  * One pass over every active tenant: medicines whose doses run out within INTAKE_HORIZON_HOURS get
@@ -25,11 +27,13 @@ export async function runIntakePass(
   const onlyBelow = new Date(now.getTime() + INTAKE_HORIZON_HOURS * 3_600_000);
   const to = new Date(now.getTime() + INTAKE_EXTEND_HOURS * 3_600_000);
   const totals = { made: 0, unconfirmed: 0 };
-  for (const tenantId of await activeTenantIds(database.system)) {
+  const tenantIds = await activeTenantIds(database.system);
+  const windows = await intakeWindows(database.system, tenantIds);
+  for (const tenantId of tenantIds) {
     try {
       const counts = await database.withTenant(tenantId, async (tx) => ({
         made: await expandIntakes(tx, tenantId, { from: now, to, onlyBelow }),
-        unconfirmed: await markUnconfirmed(tx, now),
+        unconfirmed: await markUnconfirmed(tx, now, windows.get(tenantId) ?? INTAKE_WINDOW.defaultMinutes),
       }));
       totals.made += counts.made;
       totals.unconfirmed += counts.unconfirmed;
@@ -40,7 +44,7 @@ export async function runIntakePass(
   return totals;
 }
 
-/** Every 10 minutes: the window a dose waits before it is unconfirmed is 30. */
+/** Every 10 minutes: a dose turns unconfirmed within 10 minutes of its tenant's window. */
 export const INTAKE_TASK = definePeriodicTask({
   name: 'carePlan.intakes',
   schedule: '*/10 * * * *',

@@ -14,6 +14,7 @@ import { recordAudit } from '../audit/store.js';
 import { reachablePatient } from '../doctors/care-team-service.js';
 import { assertProfileWritable, requireProfile } from '../followers/profile.js';
 import { patientToday, showsDeactivated, type CarePlanEnvironment } from './prescription-service.js';
+import { intakeWindowOf } from './intake-window.js';
 import * as store from './store.js';
 
 /**
@@ -92,7 +93,7 @@ export function listMyIntakes(environment: CarePlanEnvironment, date: string | u
 }
 
 /**
- * The patient answers a dose: taken (on time, early or late by INTAKE_ON_TIME_MINUTES, from when it
+ * The patient answers a dose: taken (on time, early or late by the tenant's dose window, from when it
  * was taken) or skipped. A dose is answered once; one still unconfirmed may be answered late. It can
  * be answered from INTAKE_ANSWER_AHEAD_HOURS before it is due, and never taken in the future.
  * A followed patient's dose is read only. Audited.
@@ -115,7 +116,8 @@ export function answerMyIntake(
     if (at.getTime() > now.getTime() + 60_000) throw new AppError('intake.notYetDue');
     if (dueAt.getTime() - now.getTime() > INTAKE_ANSWER_AHEAD_HOURS * 3_600_000)
       throw new AppError('intake.notYetDue');
-    const state = answer.answer === 'SKIPPED' ? 'SKIPPED' : takenState(dueAt, at);
+    const window = await intakeWindowOf(environment.database.system, environment.auth.tenantId);
+    const state = answer.answer === 'SKIPPED' ? 'SKIPPED' : takenState(dueAt, at, window);
     await store.answerIntake(tx, id, {
       state,
       at: answer.answer === 'SKIPPED' ? now : at,
