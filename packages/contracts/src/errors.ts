@@ -251,6 +251,19 @@ export const ERROR_STATUS = {
   'event.duplicateTime': 409,
   /** Spec §8, §9: at most EVENT_LIMIT planned events to come. */
   'event.limitReached': 409,
+  'schedule.notFound': 404,
+  /** Spec §5 schedule rules: the field errors name each rule broken (errors schedule.problems.*). */
+  'schedule.invalid': 400,
+  /** A schedule's first day is before the doctor's today. */
+  'schedule.pastDate': 400,
+  /** Spec §5: a doctor's schedule that conflicts with an existing one is refused. */
+  'schedule.conflict': 409,
+  /** Spec §4: the transition is not open from the schedule's state (decided already, or not the doctor's to change). */
+  'schedule.wrongState': 409,
+  /** Spec §5: reject reasons are required. */
+  'schedule.reasonRequired': 400,
+  /** Spec §8: cannot delete a schedule with existing appointments (cancel them first). */
+  'schedule.hasAppointments': 409,
   'medicalRecord.notFound': 404,
   /** The examination date is before MEDICAL_RECORD_EARLIEST_DATE or after today in the patient's time zone. */
   'medicalRecord.invalidDate': 400,

@@ -38,3 +38,4 @@ export * from './care-plan.js';
 export * from './medicine-catalogue.js';
 export * from './care-plan-api.js';
 export * from './medical-records.js';
+export * from './schedules.js';

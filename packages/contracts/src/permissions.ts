@@ -7,7 +7,8 @@ import { type RoleCode } from './roles.js';
  */
 export const PERMISSION_GROUPS = {
   account: ['view', 'update'],
-  appointment: ['view', 'create', 'update', 'cancel'],
+  /** schedule: request one's own working schedules (doctors); approve: decide on doctors' schedules (center admins). */
+  appointment: ['view', 'create', 'update', 'cancel', 'schedule', 'approve'],
   dashboard: ['view'],
   device: ['view', 'create', 'update', 'delete', 'import'],
   /** prescribe: write and deactivate prescriptions (doctors); remind: care reminders (doctors, assistants). */
@@ -40,7 +41,7 @@ export function permissionLabelKey(permission: Permission): string {
  * reminders) belong to the clinical roles only: no administrator role holds them by default, so
  * raising an admin's rights never makes it a prescriber. A tenant may still grant them in a custom role.
  */
-export const CLINICAL_PERMISSIONS: readonly Permission[] = ['health.prescribe', 'health.remind'];
+export const CLINICAL_PERMISSIONS: readonly Permission[] = ['health.prescribe', 'health.remind', 'appointment.schedule'];
 const ALL = PERMISSIONS.filter((permission) => !CLINICAL_PERMISSIONS.includes(permission));
 
 /**
@@ -77,7 +78,7 @@ export const DEFAULT_ROLE_PERMISSIONS: Record<RoleCode, readonly Permission[]> =
   DOCTOR: [
     'account.view', 'account.update', 'dashboard.view', 'user.view', 'user.update', 'health.view',
     'health.update', 'health.threshold', 'health.prescribe', 'health.remind', 'appointment.view', 'appointment.create', 'appointment.update',
-    'appointment.cancel', 'notification.view', 'relative.view', 'device.view',
+    'appointment.cancel', 'appointment.schedule', 'notification.view', 'relative.view', 'device.view',
   ],
   DOCTOR_ASSISTANT: [
     'account.view', 'account.update', 'dashboard.view', 'user.view', 'health.view', 'health.remind', 'appointment.view',

@@ -44,6 +44,8 @@ it('the Drizzle schema matches the tables the migrations create (names, types, n
         integer: 'int4',
         bigint: 'int8',
         boolean: 'bool',
+        _smallint: '_int2',
+        _integer: '_int4',
       };
       const expectedType = aliases[type] ?? type;
       if (actual.type !== expectedType)

@@ -29,6 +29,7 @@ export * from './schema-alerts.js';
 export * from './schema-app-alerts.js';
 export * from './schema-send-quota.js';
 export * from './schema-care-plan.js';
+export * from './schema-schedules.js';
 
 // Control plane: reached only through the system store.
 
