@@ -31,7 +31,9 @@ it('creates the demo tenant once, with scopes, centers, patients, devices and a 
               (SELECT count(*)::int FROM devices) AS devices, (SELECT count(DISTINCT level)::int FROM scopes) AS levels,
               (SELECT count(DISTINCT status)::int FROM patients) AS statuses,
               (SELECT count(*)::int FROM prescriptions) AS prescriptions, (SELECT count(*)::int FROM care_reminders) AS reminders,
-              (SELECT count(DISTINCT state)::int FROM medication_intakes) AS intake_states`,
+              (SELECT count(DISTINCT state)::int FROM medication_intakes) AS intake_states,
+              (SELECT count(*)::int FROM doctor_schedules WHERE status = 'APPROVED') AS approved_schedules,
+              (SELECT count(*)::int FROM doctor_schedules WHERE status = 'NEW') AS schedule_requests`,
       )
     )[0];
   const afterFirst = await counts();
@@ -46,6 +48,9 @@ it('creates the demo tenant once, with scopes, centers, patients, devices and a 
     reminders: 1,
     // Taken, taken late, skipped, unconfirmed and (the coming ones) to take.
     intake_states: 5,
+    // The demo doctor's weekday mornings, and a Saturday waiting for the admins.
+    approved_schedules: 1,
+    schedule_requests: 1,
   });
 
   expect((await seedDemo(testDb.database)).created).toBe(false);

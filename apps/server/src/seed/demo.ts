@@ -18,6 +18,7 @@ import {
 } from '../db/schema.js';
 import { findPlatformTenant } from '../modules/tenants/store.js';
 import { seedDemoCarePlan } from './demo-care-plan.js';
+import { seedDemoSchedules } from './demo-schedules.js';
 import { seedDemoCareTeam } from './demo-care-team.js';
 import { seedDemoAlerts } from './demo-alerts.js';
 import { seedDemoDevices } from './demo-devices.js';
@@ -330,6 +331,7 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
   await seedDemoAlerts(tx, data);
   await seedDemoFollowers(tx, data, passwordHash);
   await seedDemoCarePlan(tx, data);
+  await seedDemoSchedules(tx, data);
 }
 
 /** What the tenant seed created, for the per-domain seeds that build on it. */
