@@ -6,7 +6,7 @@ import {
   type ImportJob,
   type ImportKindCode,
 } from '@rpm/contracts';
-import { api, refreshSession } from '../../api/client';
+import { api, refreshSession, type ResponseSchema } from '../../api/client';
 import { ApiError, networkError, readEnvelope } from '../../api/api-error';
 import { currentLanguage } from '../../i18n';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
@@ -69,20 +69,15 @@ export interface ImportUploadOptions {
   defaultHealthCenterId: string | null;
 }
 
-function sendUpload(
-  kind: ImportKindCode,
+function sendUpload<T>(
+  path: string,
   file: File,
+  schema: ResponseSchema<T>,
   onProgress: (fraction: number) => void,
   signal: AbortSignal | undefined,
-  options: ImportUploadOptions,
-): Promise<ImportJob> {
-  const query =
-    options.defaultHealthCenterId === null
-      ? ''
-      : `?${new URLSearchParams({ defaultHealthCenterId: options.defaultHealthCenterId }).toString()}`;
-  const path = `/account/imports/${kind}${query}`;
+): Promise<T> {
   const request = { method: 'POST', path };
-  return new Promise<ImportJob>((resolve, reject) => {
+  return new Promise<T>((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', path);
     xhr.withCredentials = true;
@@ -101,7 +96,7 @@ function sendUpload(
       // The envelope is read exactly as the fetch-based client reads it.
       const response = new Response(xhr.responseText, { status: xhr.status });
       readEnvelope(response, request).then((data) => {
-        const parsed = importJobSchema.safeParse(data);
+        const parsed = schema.safeParse(data);
         if (parsed.success) resolve(parsed.data);
         else
           reject(new ApiError({ kind: 'invalidResponse', status: xhr.status, request, cause: parsed.error }));
@@ -117,25 +112,41 @@ function sendUpload(
 }
 
 /**
- * Uploads a file with XMLHttpRequest (fetch reports no upload progress), with the same cookie
- * session and language as every other call. An expired access token is renewed once, then the
- * upload is sent again.
+ * Uploads one file as the multipart field `file` with XMLHttpRequest (fetch reports no upload
+ * progress), with the same cookie session and language as every other call, and checks the
+ * answer with the contract's schema. An expired access token is renewed once, then the upload is
+ * sent again.
  */
-export async function uploadImport(
+export async function uploadWithProgress<T>(
+  path: string,
+  file: File,
+  schema: ResponseSchema<T>,
+  onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<T> {
+  try {
+    return await sendUpload(path, file, schema, onProgress, signal);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'auth.sessionExpired' || !(await refreshSession()))
+      throw error;
+    onProgress(0);
+    return sendUpload(path, file, schema, onProgress, signal);
+  }
+}
+
+/** Uploads an import's spreadsheet (see uploadWithProgress). */
+export function uploadImport(
   kind: ImportKindCode,
   file: File,
   onProgress: (fraction: number) => void,
   signal?: AbortSignal,
   options: ImportUploadOptions = { defaultHealthCenterId: null },
 ): Promise<ImportJob> {
-  try {
-    return await sendUpload(kind, file, onProgress, signal, options);
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.code !== 'auth.sessionExpired' || !(await refreshSession()))
-      throw error;
-    onProgress(0);
-    return sendUpload(kind, file, onProgress, signal, options);
-  }
+  const query =
+    options.defaultHealthCenterId === null
+      ? ''
+      : `?${new URLSearchParams({ defaultHealthCenterId: options.defaultHealthCenterId }).toString()}`;
+  return uploadWithProgress(`/account/imports/${kind}${query}`, file, importJobSchema, onProgress, signal);
 }
 
 function fileNameOf(response: Response, fallback: string): string {
@@ -167,18 +178,31 @@ async function fetchFile(path: string): Promise<Response> {
 }
 
 /**
+ * Fetches a file of the API with the session's cookies, renewing the session once if the access
+ * token has expired. Failures throw the API's error.
+ */
+async function fetchFileWithSession(path: string): Promise<Response> {
+  try {
+    return await fetchFile(path);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'auth.sessionExpired' || !(await refreshSession()))
+      throw error;
+    return fetchFile(path);
+  }
+}
+
+/** A file of the API as a Blob (typed by the answer's Content-Type), e.g. to show it in the page. */
+export async function fetchFileBlob(path: string): Promise<Blob> {
+  const response = await fetchFileWithSession(path);
+  return response.blob();
+}
+
+/**
  * Downloads a file of the API (a template, an error file) as the browser's download, with the
  * session renewed once if the access token has expired. Failures throw the API's error.
  */
 export async function downloadFile(path: string, fallbackName: string): Promise<void> {
-  let response: Response;
-  try {
-    response = await fetchFile(path);
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.code !== 'auth.sessionExpired' || !(await refreshSession()))
-      throw error;
-    response = await fetchFile(path);
-  }
+  const response = await fetchFileWithSession(path);
   const blob = await response.blob();
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');

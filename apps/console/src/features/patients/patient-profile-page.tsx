@@ -16,13 +16,18 @@ import { ErrorState, LoadingState } from '../shell/query-states';
 import { usePageTitle } from '../shell/use-page-title';
 import { patientDetailQuery } from './patients-api';
 import { DeleteAccountDialog, StatusChangeDialog } from './patient-dialogs';
-import { PatientFilesTab } from './patient-files-tab';
 import { PatientHistory } from './patient-history';
 import { PatientStatusBadge } from './patient-status-badge';
 
 /** The prescriptions tab is its own chunk, fetched when the tab is first opened. */
 const PatientCarePlanTab = lazy(() =>
   import('../care-plan/patient-care-plan-tab').then((module) => ({ default: module.PatientCarePlanTab })),
+);
+/** So is the medical records tab (its form, detail drawer and attachment viewer). */
+const PatientMedicalRecordsTab = lazy(() =>
+  import('../medical-records/patient-records-tab').then((module) => ({
+    default: module.PatientMedicalRecordsTab,
+  })),
 );
 
 function Field({ label, value }: { label: string; value: string }) {
@@ -95,7 +100,7 @@ function InfoPanel({ patient }: { patient: PatientDetail }) {
   );
 }
 
-/** Patient profile (spec §2): info, health, devices, care team, files and the status history. */
+/** Patient profile (spec §2): info, health, devices, care team, medical records and the status history. */
 export function PatientProfilePage() {
   // The prescriptions tab is named from its own catalogue, fetched with this page's.
   const { t } = useTranslation(['patients', 'carePlan']);
@@ -189,7 +194,7 @@ export function PatientProfilePage() {
                   <Tabs.Tab value="followers">{t('profile.tabs.followers')}</Tabs.Tab>
                 </Can>
                 {holdsSubUsers ? <Tabs.Tab value="subUsers">{t('profile.tabs.subUsers')}</Tabs.Tab> : null}
-                <Tabs.Tab value="files">{t('profile.tabs.files')}</Tabs.Tab>
+                <Tabs.Tab value="records">{t('records.title')}</Tabs.Tab>
                 <Tabs.Tab value="history">{t('profile.tabs.history')}</Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="info" pt="lg">
@@ -221,8 +226,10 @@ export function PatientProfilePage() {
                   <PatientSubUsersTab patientId={patient.data.id} />
                 </Tabs.Panel>
               ) : null}
-              <Tabs.Panel value="files" pt="lg">
-                <PatientFilesTab patientId={patient.data.id} />
+              <Tabs.Panel value="records" pt="lg">
+                <Suspense fallback={<LoadingState />}>
+                  <PatientMedicalRecordsTab patientId={patient.data.id} />
+                </Suspense>
               </Tabs.Panel>
               <Tabs.Panel value="history" pt="lg">
                 <PatientHistory patientId={patient.data.id} />

@@ -3,7 +3,6 @@ import {
   pageOf,
   patientDeletionSchema,
   patientDetailSchema,
-  patientFileSchema,
   patientStatusCountsSchema,
   patientStatusHistoryEntrySchema,
   patientSummarySchema,
@@ -120,16 +119,6 @@ export const patientHistoryQuery = (id: string) =>
     meta: { errorDisplay: 'inline' },
   });
 
-export const patientFilesQuery = (id: string) =>
-  queryOptions({
-    queryKey: [...PATIENTS_QUERY_ROOT, 'files', id],
-    queryFn: ({ signal }) =>
-      api.get(`/account/patients/${enc(id)}/files`, { schema: z.array(patientFileSchema), signal }),
-    meta: { errorDisplay: 'inline' },
-  });
-
-export const patientFilePath = (patientId: string, fileId: string) =>
-  `/account/patients/${enc(patientId)}/files/${enc(fileId)}`;
 export const patientExportPath = (filter: Omit<PatientFilter, 'page' | 'size'>) =>
   `/account/patients/export?${patientQueryString(filter)}`;
 
@@ -147,16 +136,6 @@ export function changePatientStatus(id: string, input: { status: PatientStatus; 
 
 export function deletePatient(id: string, input: { confirmPatientCode: string; reason?: string }) {
   return apiRequest('DELETE', `/account/patients/${enc(id)}`, { body: input, schema: patientDeletionSchema });
-}
-
-export function uploadPatientFile(id: string, file: File) {
-  const form = new FormData();
-  form.append('file', file);
-  return api.post(`/account/patients/${enc(id)}/files`, form, { schema: patientFileSchema });
-}
-
-export function deletePatientFile(patientId: string, fileId: string) {
-  return api.delete(patientFilePath(patientId, fileId), { schema: z.null() });
 }
 
 /** Which of the four dashboard calls (spec §7) serves a role, and what its counts cover. */
