@@ -30,6 +30,7 @@ import { vitalsCollectorRoutes, vitalsHealthRoutes } from './modules/vitals/rout
 import { doctorAccountRoutes } from './modules/doctors/routes.js';
 import { importAccountRoutes } from './modules/imports/routes.js';
 import { patientAccountRoutes } from './modules/patients/routes.js';
+import { appointmentRoutes } from './modules/schedules/appointment-routes.js';
 import { scheduleRoutes } from './modules/schedules/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { levelRoutes } from './modules/levels/routes.js';
@@ -80,6 +81,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     patientAccountRoutes,
     doctorAccountRoutes,
     scheduleRoutes,
+    appointmentRoutes,
     deviceAccountRoutes,
     importAccountRoutes,
     alertAccountRoutes,

@@ -264,6 +264,19 @@ export const ERROR_STATUS = {
   'schedule.reasonRequired': 400,
   /** Spec §8: cannot delete a schedule with existing appointments (cancel them first). */
   'schedule.hasAppointments': 409,
+  'appointment.notFound': 404,
+  /** The start is not a slot of an approved schedule of the doctor (or is in the past). */
+  'appointment.notASlot': 400,
+  /** Another open appointment holds the doctor's slot. */
+  'appointment.slotTaken': 409,
+  /** The patient has another open appointment at that time. */
+  'appointment.patientBusy': 409,
+  /** Spec §4: the transition is not open from the appointment's state, or only its doctor makes it. */
+  'appointment.wrongState': 409,
+  /** Spec §4: completing needs a diagnosis and advice. */
+  'appointment.diagnosisRequired': 400,
+  /** Spec §5: cancel reasons are required. */
+  'appointment.reasonRequired': 400,
   'medicalRecord.notFound': 404,
   /** The examination date is before MEDICAL_RECORD_EARLIEST_DATE or after today in the patient's time zone. */
   'medicalRecord.invalidDate': 400,

@@ -39,3 +39,4 @@ export * from './medicine-catalogue.js';
 export * from './care-plan-api.js';
 export * from './medical-records.js';
 export * from './schedules.js';
+export * from './appointments.js';

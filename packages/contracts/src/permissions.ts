@@ -68,7 +68,7 @@ export const DEFAULT_ROLE_PERMISSIONS: Record<RoleCode, readonly Permission[]> =
   MHSC_ADMIN: [...without('tenant.', 'transaction.', 'permission.update'), 'tenant.center'],
   OPERATOR: [
     'account.view', 'account.update', 'dashboard.view', 'user.view', 'health.view', 'device.view',
-    'appointment.view', 'appointment.create', 'appointment.update', 'notification.view', 'relative.view',
+    'appointment.view', 'appointment.create', 'appointment.update', 'appointment.cancel', 'notification.view', 'relative.view',
     'health.sos',
   ],
   CSKH: [

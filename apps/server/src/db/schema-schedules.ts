@@ -1,6 +1,6 @@
-/** Doctor schedules (migration 0043). Mirrors the SQL; schema.int.test.ts checks drift. */
-import type { ScheduleKind, ScheduleStatus } from '@rpm/contracts';
-import { date, pgTable, primaryKey, smallint, text, time, uuid } from 'drizzle-orm/pg-core';
+/** Doctor schedules and appointments (migrations 0043, 0044). Mirrors the SQL; schema.int.test.ts checks drift. */
+import type { AppointmentPlace, AppointmentStatus, ScheduleKind, ScheduleStatus } from '@rpm/contracts';
+import { boolean, date, pgTable, primaryKey, smallint, text, time, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from './schema-columns.js';
 
 export const doctorSchedules = pgTable(
@@ -27,6 +27,32 @@ export const doctorSchedules = pgTable(
     deletionRequestedAt: timestamps('deletion_requested_at'),
     deletionReason: text('deletion_reason'),
     deletedAt: timestamps('deleted_at'),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+/** Appointments in the slots of approved schedules (migration 0044). */
+export const appointments = pgTable(
+  'appointments',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    patientId: uuid('patient_id').notNull(),
+    doctorId: uuid('doctor_id').notNull(),
+    scheduleId: uuid('schedule_id').notNull(),
+    startsAt: timestamps('starts_at').notNull(),
+    endsAt: timestamps('ends_at').notNull(),
+    reason: text().notNull(),
+    note: text(),
+    place: text().$type<AppointmentPlace>().notNull(),
+    paid: boolean().notNull().default(false),
+    status: text().$type<AppointmentStatus>().notNull(),
+    diagnosis: text(),
+    advice: text(),
+    cancelReason: text('cancel_reason'),
+    createdBy: uuid('created_by'),
+    createdAt: timestamps('created_at').notNull(),
+    updatedAt: timestamps('updated_at').notNull(),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );

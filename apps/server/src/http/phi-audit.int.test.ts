@@ -33,6 +33,7 @@ const PATIENT_ROUTE_RULE: readonly RegExp[] = [
   /device/i,
   /phone/,
   /requests/,
+  /appointment/,
   // Another account's photo or activity history: a patient's when that account is a patient's.
   /\/user\/:id\/avatar$/,
   /\/log\/history$/,
@@ -332,6 +333,17 @@ it('audits every read of a patient’s data with one row naming the patient', as
     [tenantId, medicineId, prescriptionId, patient.id],
   );
 
+  // An appointment of the patient with the demo doctor, in the doctor's approved demo schedule (any
+  // schedule day and hour will do for reading it), stored as the owner.
+  const appointmentId = uuidv7();
+  await asOwner(
+    testDb.ownerUrl,
+    `INSERT INTO appointments (tenant_id, id, patient_id, doctor_id, schedule_id, starts_at, ends_at, reason, place, status, created_at, updated_at)
+       SELECT $1, $2, $3, $4, s.id, now() + interval '1 day', now() + interval '1 day 30 minutes', 'Review', 'CLINIC', 'UPCOMING', now(), now()
+         FROM doctor_schedules s WHERE s.doctor_id = $4 AND s.status = 'APPROVED' LIMIT 1`,
+    [tenantId, appointmentId, patient.id, doctor.id],
+  );
+
   // How each path parameter and required filter is filled so the answer reaches the patient.
   const idOf = (url: string, name: string): string | undefined => {
     if (name === 'patientId') return patient.id;
@@ -356,11 +368,13 @@ it('audits every read of a patient’s data with one row naming the patient', as
     if (url.startsWith('/account/user/')) return patientUser.id;
     if (url.startsWith('/health/me/doctors/')) return doctor.id;
     if (url.startsWith('/health/me/prescriptions/')) return prescriptionId;
+    if (url.startsWith('/account/appointments/')) return appointmentId;
     return undefined;
   };
   const deviceSearch = `search=${encodeURIComponent(device.account_username)}`;
   const QUERY: Record<string, string> = {
     '/account/patients': `search=${patient.patient_code}`,
+    '/account/appointments': `search=${patient.patient_code}`,
     '/account/patients/export': `search=${patient.patient_code}`,
     '/account/sos-cases': `search=${patient.patient_code}`,
     '/account/tickets': `search=${patient.patient_code}`,

@@ -88,6 +88,8 @@ describe('security headers', () => {
       expect(policy.get('default-src')).toBe("'self'");
       expect(policy.get('connect-src')).toBe("'self' ws://rpm.example.com wss://rpm.example.com");
       expect(policy.get('img-src')).toBe("'self' data: blob:");
+      // Frames only of blob: URLs (a medical record's PDF the console fetched), never of pages.
+      expect(policy.get('frame-src')).toBe('blob:');
       expect(policy.get('font-src')).toBe("'self' data:");
     }
   });

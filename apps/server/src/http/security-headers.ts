@@ -68,6 +68,8 @@ export function consolePolicy(request: FastifyRequest, nonce?: string): string {
     "script-src 'self'",
     `style-src 'self'${nonce === undefined ? '' : ` 'nonce-${nonce}'`}`,
     "img-src 'self' data: blob:",
+    // A medical record's PDF is shown in a frame on a blob: URL the console made from the file it fetched.
+    "frame-src blob:",
     "font-src 'self' data:",
     ["connect-src 'self'", ...webSocketSources(request)].join(' '),
     ...COMMON_DIRECTIVES,

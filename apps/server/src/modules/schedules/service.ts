@@ -24,6 +24,7 @@ import { AppError } from '../../http/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
 import type { Page } from '../care-plan/store.js';
+import { comingInSchedule } from './appointment-store.js';
 import * as store from './store.js';
 
 /**
@@ -242,6 +243,8 @@ function changeMine(
     if (row?.doctor_id !== environment.auth.userId) throw new AppError('schedule.notFound');
     if (!(SCHEDULE_TRANSITIONS[transition].from as readonly string[]).includes(row.status))
       throw new AppError('schedule.wrongState');
+    if (transition === 'requestDeletion' && (await comingInSchedule(tx, id, environment.clock.now())) > 0)
+      throw new AppError('schedule.hasAppointments');
     await apply(tx, environment, row, transition, reason);
     const after = await store.findSchedule(tx, id);
     if (after === undefined) throw new AppError('schedule.notFound');
@@ -254,7 +257,8 @@ export const withdrawSchedule = (environment: ScheduleEnvironment, id: string) =
 
 /**
  * POST /account/doctor/schedules/:id/deletion: an approved schedule waits for the admin's decision
- * (spec §4). Appointments in it will stop this (schedule.hasAppointments) once appointments exist.
+ * (spec §4); refused while open appointments are still to come in it (schedule.hasAppointments:
+ * spec §8, the console offers to cancel them first).
  */
 export const requestScheduleDeletion = (
   environment: ScheduleEnvironment,
@@ -285,6 +289,11 @@ export function decideSchedules(
       const transition = decisionTransition(input.decision, row.status);
       if (transition === null) {
         results.push({ id, status: row.status, error: 'schedule.wrongState' });
+        continue;
+      }
+      // Booked in the meantime: the appointments are cancelled first (spec §8).
+      if (transition === 'approveDeletion' && (await comingInSchedule(tx, id, environment.clock.now())) > 0) {
+        results.push({ id, status: row.status, error: 'schedule.hasAppointments' });
         continue;
       }
       await apply(tx, environment, row, transition, reason);

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { pageQuerySchema } from './envelope.js';
+import { safeNote, safeText } from './text.js';
+
+/**
+ * Appointments (spec §3 Appointment; §4 appointment states; §5 "creating an appointment needs
+ * customer, doctor and time slot", cancel reasons required; §6 operators and doctors create and
+ * edit, doctors diagnose): a patient's visit in one slot of a doctor's approved schedule.
+ */
+export const APPOINTMENT_STATUSES = [
+  'UPCOMING',
+  'WAITING_FOR_DOCTOR',
+  'EXAMINING',
+  'PENDING',
+  'COMPLETED',
+  'CANCELED',
+] as const;
+export type AppointmentStatus = (typeof APPOINTMENT_STATUSES)[number];
+
+/** States in which the appointment holds its slot and its patient's time. */
+export const APPOINTMENT_OPEN_STATUSES = [
+  'UPCOMING',
+  'WAITING_FOR_DOCTOR',
+  'EXAMINING',
+  'PENDING',
+] as const satisfies readonly AppointmentStatus[];
+
+export const APPOINTMENT_PLACES = ['CLINIC', 'PATIENT_ADDRESS', 'ONLINE'] as const;
+export type AppointmentPlace = (typeof APPOINTMENT_PLACES)[number];
+
+/**
+ * The transitions (spec §4) as data: from which states, to which one, whether only the
+ * appointment's own doctor makes it, and what it needs. Checking in is the patient arriving (the
+ * front desk, or the sheet's QR code); the doctor starts the examination, may hold it pending (a
+ * test result to come) and completes it with a diagnosis and advice; cancelling needs a reason.
+ */
+export const APPOINTMENT_TRANSITIONS = {
+  checkIn: { from: ['UPCOMING'], to: 'WAITING_FOR_DOCTOR', doctorOnly: false },
+  start: { from: ['UPCOMING', 'WAITING_FOR_DOCTOR', 'PENDING'], to: 'EXAMINING', doctorOnly: true },
+  hold: { from: ['EXAMINING'], to: 'PENDING', doctorOnly: true },
+  complete: { from: ['EXAMINING', 'PENDING'], to: 'COMPLETED', doctorOnly: true },
+  cancel: { from: ['UPCOMING', 'WAITING_FOR_DOCTOR', 'PENDING'], to: 'CANCELED', doctorOnly: false },
+} as const satisfies Record<
+  string,
+  { from: readonly AppointmentStatus[]; to: AppointmentStatus; doctorOnly: boolean }
+>;
+export type AppointmentTransition = keyof typeof APPOINTMENT_TRANSITIONS;
+export const APPOINTMENT_TRANSITION_NAMES = Object.keys(APPOINTMENT_TRANSITIONS) as [
+  AppointmentTransition,
+  ...AppointmentTransition[],
+];
+
+export const appointmentInputSchema = z.object({
+  patientId: z.uuid(),
+  doctorId: z.uuid(),
+  /** The slot's start: one of the doctor's free slots (GET /account/doctors/:id/slots). */
+  startAt: z.iso.datetime({ offset: true }),
+  reason: safeText().min(1).max(500),
+  note: safeNote(1000).optional(),
+  place: z.enum(APPOINTMENT_PLACES).default('CLINIC'),
+  paid: z.boolean().default(false),
+});
+export type AppointmentInput = z.input<typeof appointmentInputSchema>;
+
+/** PUT: the details of an appointment still to come; moving it is choosing another free slot. */
+export const appointmentUpdateSchema = appointmentInputSchema.omit({ patientId: true, doctorId: true });
+export type AppointmentUpdate = z.input<typeof appointmentUpdateSchema>;
+
+/** A transition with what it needs: complete a diagnosis and advice, cancel a reason. */
+export const appointmentTransitionSchema = z.object({
+  action: z.enum(APPOINTMENT_TRANSITION_NAMES),
+  diagnosis: safeNote(2000).optional(),
+  advice: safeNote(2000).optional(),
+  reason: safeText().max(500).optional(),
+});
+export type AppointmentTransitionInput = z.input<typeof appointmentTransitionSchema>;
+
+const person = z.object({ id: z.uuid(), fullName: z.string() });
+
+export const appointmentSchema = z.object({
+  id: z.uuid(),
+  patient: person.extend({ patientCode: z.string() }),
+  doctor: person,
+  scheduleId: z.uuid(),
+  startAt: z.string(),
+  endAt: z.string(),
+  reason: z.string(),
+  note: z.string().nullable(),
+  place: z.enum(APPOINTMENT_PLACES),
+  paid: z.boolean(),
+  status: z.enum(APPOINTMENT_STATUSES),
+  /** Still waiting to start after its start time (spec §4 overdue indicator), at the server's clock. */
+  overdue: z.boolean(),
+  diagnosis: z.string().nullable(),
+  advice: z.string().nullable(),
+  cancelReason: z.string().nullable(),
+  createdBy: person.nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Appointment = z.infer<typeof appointmentSchema>;
+
+export const appointmentListQuerySchema = pageQuerySchema.extend({
+  status: z.enum(APPOINTMENT_STATUSES).optional(),
+  doctorId: z.uuid().optional(),
+  patientId: z.uuid().optional(),
+  /** Days (inclusive) the appointments start on, in UTC instants' terms of the caller's choosing. */
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+  search: safeText().max(80).optional().describe('Part of the patient’s name or code'),
+  sortType: z.enum(['asc', 'desc']).default('asc'),
+});
+export type AppointmentListQuery = z.infer<typeof appointmentListQuerySchema>;
+
+export const slotQuerySchema = z.object({ date: z.iso.date() });
+
+/** One slot of a doctor's approved schedule on a day. */
+export const appointmentSlotSchema = z.object({
+  scheduleId: z.uuid(),
+  startAt: z.string(),
+  endAt: z.string(),
+  free: z.boolean(),
+});
+export type AppointmentSlot = z.infer<typeof appointmentSlotSchema>;
