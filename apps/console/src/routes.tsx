@@ -9,6 +9,7 @@ import { patientRoutes } from './features/patients/patient-routes';
 import { AreaGuard, AreaRedirect } from './features/shell/area-routes';
 import { RequirePermission } from './features/shell/permissions';
 import { RootLayout } from './features/shell/root-layout';
+import { scheduleRoutes } from './features/schedules/schedule-routes';
 import {
   NavigationPendingNotice,
   RouteErrorPage,
@@ -80,6 +81,7 @@ const areaPages: RouteObject[] = [
   ...doctorRoutes,
   ...deviceRoutes,
   ...monitoringRoutes,
+  ...scheduleRoutes,
   {
     path: 'privacy',
     lazy: lazyPage(() => import('./features/legal/privacy-terms').then((m) => m.PrivacyTerms)),

@@ -48,6 +48,8 @@ import enAppCarePlan from '../locales/en/appCarePlan.json' with { type: 'json' }
 import viAppDoctors from '../locales/vi/appDoctors.json' with { type: 'json' };
 import viCarePlan from '../locales/vi/carePlan.json' with { type: 'json' };
 import viAppCarePlan from '../locales/vi/appCarePlan.json' with { type: 'json' };
+import enSchedules from '../locales/en/schedules.json' with { type: 'json' };
+import viSchedules from '../locales/vi/schedules.json' with { type: 'json' };
 
 import type { SupportedLanguage } from './languages.js';
 
@@ -68,7 +70,7 @@ export * from './languages.js';
  * pages and reports, `appEntry` manual and photo entry and visitor mode, `appAlerts` its alerts,
  * SOS and notifications, `appDevices` its watches and sync, `appContacts` followers, invitations and doctors, `appProfiles` sub-users and the profile switcher, `appDoctors` doctor search and care requests, `appSport` sport
  * modes and weight; `carePlan` the console's prescriptions, doses and adherence, `appCarePlan` the
- * app's prescriptions and today's doses.
+ * app's prescriptions and today's doses; `schedules` the console's doctor schedules, their approval and calendars.
  */
 export const resources = {
   en: {
@@ -97,6 +99,7 @@ export const resources = {
     appDoctors: enAppDoctors,
     carePlan: enCarePlan,
     appCarePlan: enAppCarePlan,
+    schedules: enSchedules,
   },
   vi: {
     common: viCommon,
@@ -124,6 +127,7 @@ export const resources = {
     appDoctors: viAppDoctors,
     carePlan: viCarePlan,
     appCarePlan: viAppCarePlan,
+    schedules: viSchedules,
   },
 } as const;
 

@@ -46,6 +46,7 @@ export const NAMESPACES = [
   'appDoctors',
   'carePlan',
   'appCarePlan',
+  'schedules',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

@@ -55,6 +55,7 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     appDoctors: () => import('../locales/en/appDoctors.json', { with: { type: 'json' } }),
     carePlan: () => import('../locales/en/carePlan.json', { with: { type: 'json' } }),
     appCarePlan: () => import('../locales/en/appCarePlan.json', { with: { type: 'json' } }),
+    schedules: () => import('../locales/en/schedules.json', { with: { type: 'json' } }),
   },
   vi: {
     common: () => import('../locales/vi/common.json', { with: { type: 'json' } }),
@@ -82,6 +83,7 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     appDoctors: () => import('../locales/vi/appDoctors.json', { with: { type: 'json' } }),
     carePlan: () => import('../locales/vi/carePlan.json', { with: { type: 'json' } }),
     appCarePlan: () => import('../locales/vi/appCarePlan.json', { with: { type: 'json' } }),
+    schedules: () => import('../locales/vi/schedules.json', { with: { type: 'json' } }),
   },
 };
 

@@ -39,6 +39,7 @@ describe('visibleNavItems', () => {
       'doctors',
       'requests',
       'devices',
+      'my-schedule',
       'account',
       'privacy',
     ]);

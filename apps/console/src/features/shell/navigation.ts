@@ -13,6 +13,7 @@ import {
 } from './icons';
 import { BuildingIcon, RequestIcon } from '../tenants/tenant-icons';
 import { BuildingIcon as CenterIcon, TreeIcon, UsersIcon } from '../org/org-icons';
+import { CalendarIcon } from '../schedules/schedule-icons';
 
 /**
  * One entry of the side navigation. `path` is relative to the user's area (`''` is the area home),
@@ -44,7 +45,10 @@ export type NavLabelKey = `nav.${
   | 'imports'
   | 'sos'
   | 'tickets'
-  | 'messages'}`;
+  | 'messages'
+  | 'mySchedule'
+  | 'scheduleApproval'
+  | 'workingCalendar'}`;
 
 export const NAV_ITEMS: readonly NavItem[] = [
   { path: '', labelKey: 'nav.home', permission: null, icon: HomeIcon },
@@ -55,6 +59,19 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: 'tickets', labelKey: 'nav.tickets', permission: 'health.sos', icon: InboxIcon },
   { path: 'messages', labelKey: 'nav.messages', permission: 'health.sos', icon: RequestIcon },
   { path: 'devices', labelKey: 'nav.devices', permission: 'device.view', icon: MonitorIcon },
+  { path: 'my-schedule', labelKey: 'nav.mySchedule', permission: 'appointment.schedule', icon: CalendarIcon },
+  {
+    path: 'schedule-approval',
+    labelKey: 'nav.scheduleApproval',
+    permission: 'appointment.approve',
+    icon: CalendarIcon,
+  },
+  {
+    path: 'working-calendar',
+    labelKey: 'nav.workingCalendar',
+    permission: 'appointment.approve',
+    icon: CalendarIcon,
+  },
   {
     path: 'imports',
     labelKey: 'nav.imports',
