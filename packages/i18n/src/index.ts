@@ -50,6 +50,8 @@ import viCarePlan from '../locales/vi/carePlan.json' with { type: 'json' };
 import viAppCarePlan from '../locales/vi/appCarePlan.json' with { type: 'json' };
 import enSchedules from '../locales/en/schedules.json' with { type: 'json' };
 import viSchedules from '../locales/vi/schedules.json' with { type: 'json' };
+import enPatientContacts from '../locales/en/patientContacts.json' with { type: 'json' };
+import viPatientContacts from '../locales/vi/patientContacts.json' with { type: 'json' };
 
 import type { SupportedLanguage } from './languages.js';
 
@@ -70,7 +72,8 @@ export * from './languages.js';
  * pages and reports, `appEntry` manual and photo entry and visitor mode, `appAlerts` its alerts,
  * SOS and notifications, `appDevices` its watches and sync, `appContacts` followers, invitations and doctors, `appProfiles` sub-users and the profile switcher, `appDoctors` doctor search and care requests, `appSport` sport
  * modes and weight; `carePlan` the console's prescriptions, doses and adherence, `appCarePlan` the
- * app's prescriptions and today's doses; `schedules` the console's doctor schedules, their approval and calendars.
+ * app's prescriptions and today's doses; `schedules` the console's doctor schedules, their approval and calendars; `patientContacts` the console's
+ * followers and sub-users of a patient (apart from `patients`, which every area's first screen loads).
  */
 export const resources = {
   en: {
@@ -100,6 +103,7 @@ export const resources = {
     carePlan: enCarePlan,
     appCarePlan: enAppCarePlan,
     schedules: enSchedules,
+    patientContacts: enPatientContacts,
   },
   vi: {
     common: viCommon,
@@ -128,6 +132,7 @@ export const resources = {
     carePlan: viCarePlan,
     appCarePlan: viAppCarePlan,
     schedules: viSchedules,
+    patientContacts: viPatientContacts,
   },
 } as const;
 

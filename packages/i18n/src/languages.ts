@@ -47,6 +47,7 @@ export const NAMESPACES = [
   'carePlan',
   'appCarePlan',
   'schedules',
+  'patientContacts',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

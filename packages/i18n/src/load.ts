@@ -56,6 +56,7 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     carePlan: () => import('../locales/en/carePlan.json', { with: { type: 'json' } }),
     appCarePlan: () => import('../locales/en/appCarePlan.json', { with: { type: 'json' } }),
     schedules: () => import('../locales/en/schedules.json', { with: { type: 'json' } }),
+    patientContacts: () => import('../locales/en/patientContacts.json', { with: { type: 'json' } }),
   },
   vi: {
     common: () => import('../locales/vi/common.json', { with: { type: 'json' } }),
@@ -84,6 +85,7 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     carePlan: () => import('../locales/vi/carePlan.json', { with: { type: 'json' } }),
     appCarePlan: () => import('../locales/vi/appCarePlan.json', { with: { type: 'json' } }),
     schedules: () => import('../locales/vi/schedules.json', { with: { type: 'json' } }),
+    patientContacts: () => import('../locales/vi/patientContacts.json', { with: { type: 'json' } }),
   },
 };
 

@@ -15,7 +15,7 @@ const HIDDEN_COLOR: BadgeColor = BADGE_COLORS.ticketStatus.CANCELED;
 
 /** Spec §4 relative invitation: sent, resent, confirmed, deleted. */
 export function InvitationBadge({ status }: { status: InvitationStatus }) {
-  const { t } = useTranslation('patients');
+  const { t } = useTranslation('patientContacts');
   return (
     <Badge
       variant={INVITATION_COLOR[status].variant}
@@ -33,7 +33,7 @@ export function InvitationBadge({ status }: { status: InvitationStatus }) {
 
 /** The favourite flag (called first): a star with its name for screen readers and on hover. */
 export function FavouriteStar({ isFavourite }: { isFavourite: boolean }) {
-  const { t } = useTranslation('patients');
+  const { t } = useTranslation('patientContacts');
   if (!isFavourite) return null;
   return (
     <Text
@@ -53,7 +53,7 @@ export function FavouriteStar({ isFavourite }: { isFavourite: boolean }) {
 
 /** The data kinds the patient hides from a follower (spec §6), read only for staff. */
 export function HiddenKindChips({ kinds }: { kinds: readonly FollowerDataKind[] }) {
-  const { t } = useTranslation('patients');
+  const { t } = useTranslation('patientContacts');
   if (kinds.length === 0)
     return (
       <Text fz="sm" c="dimmed">

@@ -48,7 +48,7 @@ function FollowerForm({
   contacts: readonly Contact[];
   onClose: () => void;
 }) {
-  const { t } = useTranslation('patients');
+  const { t } = useTranslation('patientContacts');
   const { t: tm } = useTranslation('monitoring');
   const { t: tc } = useTranslation();
   const queryClient = useQueryClient();
@@ -198,7 +198,7 @@ export function FollowerFormDialog({
   contacts: readonly Contact[];
   onClose: () => void;
 }) {
-  const { t } = useTranslation('patients');
+  const { t } = useTranslation('patientContacts');
   const title = mode?.kind === 'edit' ? t('contacts.form.editTitle') : t('contacts.form.addTitle');
   return (
     <Modal opened={mode !== null} onClose={onClose} title={title} centered>

@@ -85,7 +85,7 @@ function SortHeader({
 
 /** The invitation's state, and what comes next: when it may be resent, or when it was confirmed. */
 function InvitationCell({ contact, now }: { contact: Contact; now: Date }) {
-  const { t } = useTranslation('patients');
+  const { t } = useTranslation('patientContacts');
   const isPending = contact.invitationStatus === 'SENT' || contact.invitationStatus === 'RESENT';
   return (
     <Stack gap={2} align="flex-start">
@@ -118,7 +118,7 @@ function RowActions({
   onEdit: () => void;
   onRemove: () => void;
 }) {
-  const { t } = useTranslation('patients');
+  const { t } = useTranslation('patientContacts');
   const isPending = contact.invitationStatus === 'SENT' || contact.invitationStatus === 'RESENT';
   return (
     <Menu position="bottom-end" withinPortal>
@@ -151,7 +151,7 @@ function FollowersTable({
   contacts: readonly Contact[];
   onEdit: (contact: Contact) => void;
 }) {
-  const { t, i18n } = useTranslation('patients');
+  const { t, i18n } = useTranslation('patientContacts');
   const { t: tm } = useTranslation('monitoring');
   const queryClient = useQueryClient();
   const canChange = usePermissions().can('relative.update');
@@ -318,7 +318,7 @@ function FollowersTable({
  * with relative.update add (an SMS invitation goes out), edit, resend and remove.
  */
 export function PatientFollowersTab({ patientId }: { patientId: string }) {
-  const { t } = useTranslation('patients');
+  const { t } = useTranslation('patientContacts');
   const followers = useQuery(patientFollowersQuery(patientId));
   const [mode, setMode] = useState<FollowerFormMode | null>(null);
   return (

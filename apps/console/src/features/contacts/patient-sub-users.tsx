@@ -15,7 +15,7 @@ const SUB_USER_COLOR = BADGE_COLORS.ticketStatus.CONFIRMED;
 
 /** A sub-user profile in a list of patients (spec §3 Sub-user): no login of its own, no SOS. */
 export function SubUserBadge() {
-  const { t } = useTranslation('patients');
+  const { t } = useTranslation('patientContacts');
   return (
     <Badge
       variant={SUB_USER_COLOR.variant}
@@ -32,7 +32,7 @@ export function SubUserBadge() {
 
 /** On a sub-user's profile: whose account holds it, with a link to the holder when staff see it. */
 export function SubUserOfMark({ holder }: { holder: NonNullable<PatientDetail['holder']> }) {
-  const { t } = useTranslation('patients');
+  const { t } = useTranslation('patientContacts');
   const session = useSession();
   return (
     <Group gap={8} data-testid="sub-user-of">
@@ -58,7 +58,8 @@ export function SubUserOfMark({ holder }: { holder: NonNullable<PatientDetail['h
 
 /** The sub-users tab of a holder's profile: each sub-user's record, its status and last reading. */
 export function PatientSubUsersTab({ patientId }: { patientId: string }) {
-  const { t } = useTranslation('patients');
+  const { t } = useTranslation('patientContacts');
+  const { t: tp } = useTranslation('patients');
   const { t: tm } = useTranslation('monitoring');
   const session = useSession();
   const subUsers = useQuery(patientSubUsersQuery(patientId));
@@ -106,7 +107,7 @@ export function PatientSubUsersTab({ patientId }: { patientId: string }) {
                         component={Link}
                         to={areaPath(session.area, `patients/${subUser.id}`)}
                         fw={600}
-                        aria-label={t('list.open', { name })}
+                        aria-label={tp('list.open', { name })}
                       >
                         {name}
                       </Anchor>
