@@ -29,6 +29,7 @@ import { deviceAccountRoutes, deviceHealthRoutes } from './modules/devices/route
 import { vitalsCollectorRoutes, vitalsHealthRoutes } from './modules/vitals/routes.js';
 import { doctorAccountRoutes } from './modules/doctors/routes.js';
 import { importAccountRoutes } from './modules/imports/routes.js';
+import { medicalRecordMeRoutes } from './modules/patients/medical-records-routes.js';
 import { patientAccountRoutes } from './modules/patients/routes.js';
 import { appointmentRoutes } from './modules/schedules/appointment-routes.js';
 import { scheduleRoutes } from './modules/schedules/routes.js';
@@ -100,6 +101,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     subUserMeRoutes,
     doctorMeRoutes,
     carePlanRoutes,
+    medicalRecordMeRoutes,
   ],
   '/notification': [],
   '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes],

@@ -122,3 +122,7 @@ export const appointmentSlotSchema = z.object({
   free: z.boolean(),
 });
 export type AppointmentSlot = z.infer<typeof appointmentSlotSchema>;
+
+/** The check-in token an appointment sheet prints as a QR code, and the scan that uses it. */
+export const appointmentCheckInTokenSchema = z.object({ token: z.string(), startAt: z.string() });
+export const appointmentCheckInSchema = z.object({ token: z.string().min(1).max(200) });

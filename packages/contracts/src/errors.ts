@@ -277,6 +277,8 @@ export const ERROR_STATUS = {
   'appointment.diagnosisRequired': 400,
   /** Spec §5: cancel reasons are required. */
   'appointment.reasonRequired': 400,
+  /** A check-in outside its window: from 2 hours before the start to the end of the slot. */
+  'appointment.checkInClosed': 409,
   'medicalRecord.notFound': 404,
   /** The examination date is before MEDICAL_RECORD_EARLIEST_DATE or after today in the patient's time zone. */
   'medicalRecord.invalidDate': 400,

@@ -53,6 +53,9 @@ export const appointments = pgTable(
     createdBy: uuid('created_by'),
     createdAt: timestamps('created_at').notNull(),
     updatedAt: timestamps('updated_at').notNull(),
+    /** When the 24-hour and 15-minute reminders were queued (migration 0045). */
+    reminded24hAt: timestamps('reminded_24h_at'),
+    reminded15mAt: timestamps('reminded_15m_at'),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );

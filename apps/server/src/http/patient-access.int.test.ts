@@ -605,6 +605,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     { pattern: /^\/health\/me\/intakes$/, data: 'private', mark: (f) => f.ids.intakeId ?? '' },
     { pattern: /^\/health\/me\/reminders$/, data: 'private', mark: (f) => f.ids.reminderId ?? '' },
     { pattern: /^\/health\/me\/events$/, data: 'private', mark: (f) => f.ids.eventId ?? '' },
+    { pattern: /^\/health\/me\/records$/, data: 'private', mark: (f) => f.ids.recordId ?? '' },
     { pattern: /^\/health\/me\/(latest|dashboard|data|weight|alerts\/waiting|notifications|requests)$/ },
   ];
   const ACCOUNT_READS = /^\/health\/me\/(invitations|following|sub-users|profiles|doctors)$/;

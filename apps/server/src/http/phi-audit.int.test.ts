@@ -58,6 +58,7 @@ const EXEMPT: Record<string, string> = {
   'GET /health/phone-history/getAppVersionList': 'distinct app versions; no account or patient',
   'GET /health/thresholds/defaults': 'the tenant’s default thresholds; no patient',
   'GET /health/me/doctors': 'the patient app’s doctor search: the tenant’s doctors, no patient is named',
+  'GET /account/appointments/:id/check-in': 'a signed token and the start time; no patient is named',
 };
 
 /** Role-gated lookups answer only the roles of their console area: who calls them. */
@@ -94,6 +95,8 @@ const CALLER_OF: Record<string, string> = {
   '/health/me/intakes': 'patient@demo.example',
   '/health/me/reminders': 'patient@demo.example',
   '/health/me/events': 'patient@demo.example',
+  '/health/me/records': 'patient@demo.example',
+  '/health/me/records/:recordId/files/:fileId': 'patient@demo.example',
 };
 
 let testDb: TestDatabase;

@@ -7,5 +7,6 @@ import '../doctors/license-reminder-job.js';
 import '../vitals/maintenance-job.js';
 import '../vitals/local-rollups-job.js';
 import '../care-plan/intake-job.js';
+import '../schedules/appointment-reminders.js';
 
 export {};

@@ -8,14 +8,20 @@ import {
 } from '@rpm/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import path from 'node:path';
 import { z } from 'zod';
-import { attachmentHeader } from '../../lib/xlsx.js';
+import { requireAuth } from '../../http/access.js';
+import { auditContextOf } from '../../http/audit-context.js';
 import { ok } from '../../http/envelope.js';
+import { createLocalFileStorage } from '../../lib/file-storage.js';
+import { attachmentHeader } from '../../lib/xlsx.js';
 import {
   createMedicalRecord,
   deleteMedicalRecord,
   deleteRecordFile,
   listMedicalRecords,
+  listMyMedicalRecords,
+  openMyRecordFile,
   openRecordFile,
   readMedicalRecord,
   updateMedicalRecord,
@@ -207,3 +213,60 @@ export function medicalRecordRoutes(options: MedicalRecordRouteOptions): Fastify
     );
   };
 }
+
+/**
+ * The patient app's medical records under /health/me (the session's profile: its own record or a
+ * sub-user's; a followed patient's are not shared): read only, with their attachments.
+ */
+export const medicalRecordMeRoutes: FastifyPluginAsyncZod = async (app) => {
+  const storage = createLocalFileStorage(path.join(app.config.dataDir, 'files'));
+  const environmentOf = (request: FastifyRequest): PatientFileEnvironment => ({
+    database: app.database,
+    clock: app.clock,
+    auth: requireAuth(request),
+    audit: auditContextOf(request),
+    storage,
+    log: request.log,
+  });
+  const SELF =
+    'Patient sessions (health.noPatientProfile otherwise), on the session’s profile (x-patient-profile: own record or a sub-user; a followed patient’s records are not shared).';
+
+  app.get(
+    '/me/records',
+    {
+      config: { access: 'health.view' },
+      schema: {
+        tags: ['patient app'],
+        summary: `The profile’s medical records with their attachments, read only. ${SELF} Paged, search, type, sortField examinationDate|title|created. Audited (MEDICAL_RECORDS_LISTED)`,
+        querystring: medicalRecordListQuerySchema,
+        response: { 200: successEnvelope(pageOf(medicalRecordSchema)) },
+      },
+    },
+    async (request) => ok(await listMyMedicalRecords(environmentOf(request), request.query)),
+  );
+
+  app.get(
+    '/me/records/:recordId/files/:fileId',
+    {
+      config: { access: 'health.view' },
+      schema: {
+        tags: ['patient app'],
+        summary: `An attachment of one of the profile’s medical records (its bytes). ${SELF} medicalRecord.notFound, patient.fileNotFound. Audited (PATIENT_FILE_DOWNLOADED)`,
+        params: z.object({ recordId: z.uuid(), fileId: z.uuid() }),
+      },
+    },
+    async (request, reply) => {
+      const { file, opened } = await openMyRecordFile(
+        environmentOf(request),
+        request.params.recordId,
+        request.params.fileId,
+      );
+      return reply
+        .header('content-disposition', attachmentHeader(file.name))
+        .header('cache-control', 'private, no-store')
+        .header('content-length', opened.size)
+        .type(opened.contentType)
+        .send(opened.stream);
+    },
+  );
+};

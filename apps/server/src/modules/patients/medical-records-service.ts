@@ -25,6 +25,7 @@ import { acceptUploadName } from '../../lib/upload-name.js';
 import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import { patientToday } from '../care-plan/prescription-service.js';
+import { requireProfile } from '../followers/profile.js';
 import type { Page } from '../care-plan/store.js';
 import * as records from './medical-records-store.js';
 import type { PatientEnvironment } from './service.js';
@@ -151,29 +152,33 @@ export function listMedicalRecords(
   patientId: string,
   query: MedicalRecordListQuery,
 ): Promise<Page<MedicalRecord>> {
-  return withCaller(environment.database, environment.auth, async (tx) => {
-    const patient = await livePatient(tx, patientId);
-    const rows = await records.listRecords(tx, patientId, query);
-    await recordPatientReads(
-      tx,
-      environment.auth.tenantId,
-      environment.audit,
-      {
-        action: 'MEDICAL_RECORDS_LISTED',
-        patientIds: [patientId],
-        subjectUserId: patient.userId,
-        targetId: patientId,
-        details: { shown: rows.length },
-      },
-      environment.clock.now(),
-    );
-    return {
-      items: await withFiles(tx, rows),
-      page: query.page,
-      size: query.size,
-      total: rows[0]?.total ?? 0,
-    };
-  });
+  return withCaller(environment.database, environment.auth, (tx) =>
+    listIn(tx, environment, patientId, query),
+  );
+}
+
+async function listIn(
+  tx: TenantTransaction,
+  environment: PatientEnvironment,
+  patientId: string,
+  query: MedicalRecordListQuery,
+): Promise<Page<MedicalRecord>> {
+  const patient = await livePatient(tx, patientId);
+  const rows = await records.listRecords(tx, patientId, query);
+  await recordPatientReads(
+    tx,
+    environment.auth.tenantId,
+    environment.audit,
+    {
+      action: 'MEDICAL_RECORDS_LISTED',
+      patientIds: [patientId],
+      subjectUserId: patient.userId,
+      targetId: patientId,
+      details: { shown: rows.length },
+    },
+    environment.clock.now(),
+  );
+  return { items: await withFiles(tx, rows), page: query.page, size: query.size, total: rows[0]?.total ?? 0 };
 }
 
 /** GET /account/patients/:id/records/:recordId, audited as a PHI read. */
@@ -445,4 +450,33 @@ export async function deleteRecordFile(
     return row.file.storageKey;
   });
   await removeStored(environment, [key], 'could not remove a deleted patient file');
+}
+
+/**
+ * GET /health/me/records: the records of the session's profile (its own record or a sub-user's),
+ * read only (spec §6: patients do not change their medical profile). A followed patient's records
+ * are not shared: the database keeps them from followers, so the page is empty.
+ */
+export function listMyMedicalRecords(
+  environment: PatientEnvironment,
+  query: MedicalRecordListQuery,
+): Promise<Page<MedicalRecord>> {
+  return withCaller(environment.database, environment.auth, async (tx) => {
+    const profile = await requireProfile(tx, environment.auth);
+    return listIn(tx, environment, profile.patientId, query);
+  });
+}
+
+/** GET /health/me/records/:recordId/files/:fileId: an attachment of the profile's record, audited. */
+export async function openMyRecordFile(
+  environment: PatientFileEnvironment,
+  recordId: string,
+  fileId: string,
+): Promise<{ file: PatientFile; opened: OpenedFile }> {
+  const patientId = await withCaller(
+    environment.database,
+    environment.auth,
+    async (tx) => (await requireProfile(tx, environment.auth)).patientId,
+  );
+  return openRecordFile(environment, patientId, recordId, fileId);
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, withSession } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
+import { createPatient, createTenantUser } from '../../../test/factories.js';
 import { multipart } from '../../../test/multipart.js';
 import {
   call,
@@ -43,7 +44,9 @@ const PNG = Buffer.concat([
 const PDF = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(300, 0x20)]);
 
 const recordsUrl = (patientId: string) => `/account/patients/${patientId}/records`;
-interface Answer { json: () => unknown }
+interface Answer {
+  json: () => unknown;
+}
 const recordOf = (response: Answer) => (response.json() as { data: MedicalRecord }).data;
 const fileOf = (response: Answer) => (response.json() as { data: PatientFile }).data;
 const pageOf = (response: Answer) =>
@@ -278,5 +281,41 @@ describe('medical records', () => {
       status: 404,
       code: 'medicalRecord.notFound',
     });
+  });
+});
+
+describe('in the patient app', () => {
+  it('the patient reads its own records and opens their files; it writes none and sees no one else’s', async () => {
+    const patientUser = await createTenantUser(testDb.database, org.tenant.id, {
+      role: 'PATIENT',
+      healthCenterId: org.centerA.id,
+    });
+    const patient = await createPatient(testDb.database, org.tenant.id, {
+      healthCenterId: org.centerA.id,
+      userId: patientUser.id,
+    });
+    const record = recordOf(await addRecord(admin, patient.id, { title: 'Discharge letter', type: 'OTHER' }));
+    const pdf = fileOf(
+      await upload(admin, `${recordsUrl(patient.id)}/${record.id}/files`, PDF, 'letter.pdf'),
+    );
+    // Another patient's record, to be kept from it.
+    recordOf(await addRecord(admin, org.patientA.id, { title: 'Not yours' }));
+
+    const token = await logInAs(app, org.tenant.code, patientUser);
+    const mine = pageOf(await call(app, token, 'GET', '/health/me/records'));
+    expect(mine.items.map((item) => item.title)).toEqual(['Discharge letter']);
+    expect(mine.items[0]?.files.map((file) => file.name)).toEqual(['letter.pdf']);
+    const opened = await call(app, token, 'GET', `/health/me/records/${record.id}/files/${pdf.id}`);
+    expect(opened.statusCode).toBe(200);
+    expect(opened.rawPayload.equals(PDF)).toBe(true);
+    // The staff routes stay closed to it, reading and writing.
+    expect((await call(app, token, 'GET', recordsUrl(patient.id))).statusCode).toBe(403);
+    expect((await addRecord(token, patient.id, {})).statusCode).toBe(403);
+    const [audit] = await asOwner<{ n: number }>(
+      testDb.ownerUrl,
+      `SELECT count(*)::int AS n FROM audit_log WHERE action = 'MEDICAL_RECORDS_LISTED' AND actor_user_id = $1`,
+      [patientUser.id],
+    );
+    expect(audit?.n).toBe(1);
   });
 });

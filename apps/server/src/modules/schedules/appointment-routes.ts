@@ -1,4 +1,6 @@
 import {
+  appointmentCheckInSchema,
+  appointmentCheckInTokenSchema,
   appointmentInputSchema,
   appointmentListQuerySchema,
   appointmentSchema,
@@ -16,6 +18,8 @@ import { requireAuth } from '../../http/access.js';
 import { auditContextOf } from '../../http/audit-context.js';
 import { ok } from '../../http/envelope.js';
 import {
+  checkInToken,
+  checkInWithToken,
   createAppointment,
   doctorSlots,
   listAppointments,
@@ -85,6 +89,38 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await createAppointment(environmentOf(request), request.body)),
+  );
+
+  app.post(
+    '/appointments/check-in',
+    {
+      config: { access: 'appointment.update' },
+      schema: {
+        tags,
+        summary:
+          'Check a patient in by the token of its appointment sheet’s QR code (UPCOMING → WAITING_FOR_DOCTOR), from 2 hours before the start to the end (appointment.checkInClosed). A token altered, of another tenant or of an appointment moved since it was printed: appointment.notFound. Audited',
+        body: appointmentCheckInSchema,
+        response: appointmentResponse,
+      },
+    },
+    async (request) =>
+      ok(await checkInWithToken(environmentOf(request), app.config.secretsKey, request.body.token)),
+  );
+
+  app.get(
+    '/appointments/:id/check-in',
+    {
+      config: { access: 'appointment.view' },
+      schema: {
+        tags,
+        summary:
+          'The signed check-in token of an appointment, for the QR code on its printed sheet (it names the appointment and its start: moving the appointment makes it stale)',
+        params: idParams,
+        response: { 200: successEnvelope(appointmentCheckInTokenSchema) },
+      },
+    },
+    async (request) =>
+      ok(await checkInToken(environmentOf(request), app.config.secretsKey, request.params.id)),
   );
 
   app.get(

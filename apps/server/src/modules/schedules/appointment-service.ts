@@ -10,6 +10,7 @@ import {
   type AppointmentTransition,
 } from '@rpm/contracts';
 import { sql } from 'drizzle-orm';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
 import { uuidv7 } from 'uuidv7';
 import { withCaller } from '../../db/caller.js';
@@ -253,7 +254,16 @@ export function updateAppointment(
         : null;
       const now = clock.now();
       await store.updateAppointment(tx, id, {
-        ...(slot === null ? {} : { scheduleId: slot.scheduleId, startsAt: slot.startAt, endsAt: slot.endAt }),
+        // A move is a new time: its reminders are sent for it.
+        ...(slot === null
+          ? {}
+          : {
+              scheduleId: slot.scheduleId,
+              startsAt: slot.startAt,
+              endsAt: slot.endAt,
+              reminded24hAt: null,
+              reminded15mAt: null,
+            }),
         reason: input.reason,
         note: input.note === undefined || input.note === '' ? null : input.note,
         place: input.place ?? row.place,
@@ -371,4 +381,75 @@ export function readAppointment(environment: ScheduleEnvironment, id: string): P
     );
     return toAppointment(row, now);
   });
+}
+
+/** How long before its start an appointment can be checked in (to the end of its slot). */
+export const CHECK_IN_OPENS_MINUTES = 120;
+
+const checkInKey = (secretsKey: Buffer) =>
+  createHmac('sha256', secretsKey).update('rpm/appointment-check-in/v1').digest();
+
+/**
+ * The signature of an appointment's check-in link: the tenant, the appointment and its start, so a
+ * sheet printed before the appointment moved no longer checks it in.
+ */
+function checkInSignature(secretsKey: Buffer, tenantId: string, id: string, startsAt: Date): string {
+  return createHmac('sha256', checkInKey(secretsKey))
+    .update(`${tenantId}:${id}:${startsAt.toISOString()}`)
+    .digest('base64url')
+    .slice(0, 32);
+}
+
+/**
+ * GET /account/appointments/:id/check-in: the token the appointment sheet prints as a QR code
+ * (spec §2 "print QR"); the front desk scans it to check the patient in.
+ */
+export function checkInToken(
+  environment: ScheduleEnvironment,
+  secretsKey: Buffer,
+  id: string,
+): Promise<{ token: string; startAt: string }> {
+  const { auth } = environment;
+  return withCaller(environment.database, auth, async (tx) => {
+    const row = await store.findAppointment(tx, id);
+    if (row === undefined || (auth.role === 'DOCTOR' && row.doctor_id !== auth.userId))
+      throw new AppError('appointment.notFound');
+    const startsAt = new Date(row.starts_at);
+    return {
+      token: `${id}.${checkInSignature(secretsKey, auth.tenantId, id, startsAt)}`,
+      startAt: startsAt.toISOString(),
+    };
+  });
+}
+
+/**
+ * POST /account/appointments/check-in: the scanned token checks its appointment in (UPCOMING →
+ * WAITING_FOR_DOCTOR) from CHECK_IN_OPENS_MINUTES before its start to its end. A token that is not
+ * this tenant's, was altered or names a moved appointment is not found (nothing is revealed).
+ */
+export async function checkInWithToken(
+  environment: ScheduleEnvironment,
+  secretsKey: Buffer,
+  token: string,
+): Promise<Appointment> {
+  const { auth } = environment;
+  const [id = '', signature = ''] = token.split('.');
+  const row = await withCaller(environment.database, auth, (tx) =>
+    /^[0-9a-f-]{36}$/.test(id) ? store.findAppointment(tx, id) : Promise.resolve(undefined),
+  );
+  const expected =
+    row === undefined ? '' : checkInSignature(secretsKey, auth.tenantId, id, new Date(row.starts_at));
+  if (
+    row === undefined ||
+    signature.length !== expected.length ||
+    !timingSafeEqual(Buffer.from(signature), Buffer.from(expected))
+  )
+    throw new AppError('appointment.notFound');
+  const now = environment.clock.now().getTime();
+  if (
+    now < new Date(row.starts_at).getTime() - CHECK_IN_OPENS_MINUTES * 60_000 ||
+    now > new Date(row.ends_at).getTime()
+  )
+    throw new AppError('appointment.checkInClosed');
+  return transitionAppointment(environment, id, { action: 'checkIn' });
 }

@@ -285,3 +285,37 @@ describe('schedules with appointments', () => {
     expect(dataOf<DoctorSchedule>(asked).status).toBe('DELETION_REQUESTED');
   });
 });
+
+describe('check-in by the sheet’s QR code', () => {
+  it('checks in with the signed token within its window; an altered or stale token is not found', async () => {
+    const operator = await operatorToken();
+    const appointment = appointmentOf(
+      await book(operator, { patientId: secondPatientId, startAt: '2026-12-14T01:00:00Z' }),
+    );
+    const tokenOf = async () =>
+      dataOf<{ token: string }>(
+        await call(app, await operatorToken(), 'GET', `/account/appointments/${appointment.id}/check-in`),
+      ).token;
+    const printed = await tokenOf();
+    const checkIn = async (token: string) =>
+      call(app, await operatorToken(), 'POST', '/account/appointments/check-in', { token });
+    // Days before: closed.
+    expect(codeOf(await checkIn(printed))).toBe('appointment.checkInClosed');
+    // Moved after printing: the old sheet no longer works.
+    const moved = await call(app, await operatorToken(), 'PUT', `/account/appointments/${appointment.id}`, {
+      startAt: '2026-12-14T01:30:00Z',
+      reason: 'Review',
+      place: 'CLINIC',
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(codeOf(await checkIn(printed))).toBe('appointment.notFound');
+    const current = await tokenOf();
+    const altered = `${current.slice(0, -1)}${current.endsWith('A') ? 'B' : 'A'}`;
+    expect(codeOf(await checkIn(altered))).toBe('appointment.notFound');
+    expect(codeOf(await checkIn('not-a-token'))).toBe('appointment.notFound');
+    // An hour before its start.
+    clock.advance(Date.parse('2026-12-14T00:30:00Z') - clock.now().getTime());
+    expect(appointmentOf(await checkIn(current)).status).toBe('WAITING_FOR_DOCTOR');
+    expect(codeOf(await checkIn(current))).toBe('appointment.wrongState');
+  });
+});
