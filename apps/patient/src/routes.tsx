@@ -8,6 +8,7 @@ import { doctorsRoutes } from './features/doctors/routes';
 import { entryRoutes } from './features/entry/routes';
 import { healthRoutes } from './features/health/routes';
 import { homeRoutes } from './features/home/routes';
+import { medicalRecordsRoutes } from './features/medical-records/routes';
 import { profilesRoutes } from './features/profiles/routes';
 import { RequireSession } from './features/session/require-session';
 import { SessionEndListener } from './features/session/session-end-listener';
@@ -32,6 +33,7 @@ const signedIn: RouteObject[] = [
   ...profilesRoutes,
   ...doctorsRoutes,
   ...carePlanRoutes,
+  ...medicalRecordsRoutes,
 ];
 
 export function createAppRouter() {

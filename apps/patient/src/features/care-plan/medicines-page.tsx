@@ -5,11 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { errorMessage } from '../../ui/error-message';
 import { Alert } from '../../ui/kit';
+import { RecordsIcon } from '../medical-records/icons';
 import { useViewOnlyProfile } from '../profiles/view-only';
 import { answerIntake, CARE_PLAN_KEY, intakesQuery, reminderTimesQuery } from './care-plan-api';
 import { isAnswerable, localDay, shiftDay } from './day';
 
-/** The two care-plan screens' links. */
+/** The care-plan screens' links, and the medical records beside them. */
 export function MedicinesNav() {
   const { t } = useTranslation('appCarePlan');
   return (
@@ -19,6 +20,10 @@ export function MedicinesNav() {
       </NavLink>
       <NavLink to="/medicines/prescriptions">{t('nav.prescriptions')}</NavLink>
       <NavLink to="/events">{t('nav.events')}</NavLink>
+      <NavLink to="/records">
+        <RecordsIcon />
+        {t('records.entry')}
+      </NavLink>
     </nav>
   );
 }
