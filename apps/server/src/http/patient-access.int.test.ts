@@ -162,8 +162,8 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     return contact.id;
   };
   const recordBody = { title: 'Blood test', type: 'RESULT_CARD', examinationDate: '2026-01-05' };
-  const newRecord = async (fixture: Pick<Fixture, 'adminToken' | 'patientId'>) =>
-    (await okData<{ id: string }>(callAs(fixture.adminToken, 'POST', `/account/patients/${fixture.patientId}/records`, recordBody))).id;
+  const newRecord = async (fixture: Pick<Fixture, 'adminToken' | 'patientId'>, examinationDate = recordBody.examinationDate) =>
+    (await okData<{ id: string }>(callAs(fixture.adminToken, 'POST', `/account/patients/${fixture.patientId}/records`, { ...recordBody, examinationDate }))).id;
   const newFile = async (fixture: Pick<Fixture, 'adminToken' | 'patientId'>, recordId: string) => {
     const form = multipart([{ name: 'file', filename: 'scan.png', contentType: 'image/png', content: PNG }]);
     const answer = await app.inject({
@@ -175,6 +175,25 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     });
     if (answer.statusCode !== 200) throw new Error(`file not attached: ${answer.body}`);
     return answer.json<{ data: { id: string } }>().data.id;
+  };
+  // Appointments of a fixture's patient with its doctor, stored as the owner in an approved schedule
+  // of that doctor: each at its own time, so changes (transitions) get one of their own.
+  let appointmentHour = 0;
+  const newAppointment = async (fixture: Pick<Fixture, 'patientId' | 'doctorId' | 'centerId' | 'facts'>) => {
+    const id = randomUUID();
+    appointmentHour += 1;
+    await asOwner(
+      testDb.ownerUrl,
+      `WITH schedule AS (
+         INSERT INTO doctor_schedules (tenant_id, id, doctor_id, health_center_id, kind, start_date, end_date, weekdays, start_time, end_time, slot_minutes, time_zone, status, requested_at)
+         VALUES ($1, $2, $3, $4, 'SINGLE', current_date + 30, current_date + 30, ARRAY[extract(isodow FROM current_date + 30)::smallint], '00:00', '23:30', 30, 'UTC', 'APPROVED', now())
+         RETURNING id)
+       INSERT INTO appointments (tenant_id, id, patient_id, doctor_id, schedule_id, starts_at, ends_at, reason, place, status, created_at, updated_at)
+       SELECT $1, $5, $6, $3, schedule.id, (current_date + 30) + make_interval(mins => $7 * 30), (current_date + 30) + make_interval(mins => $7 * 30 + 30), 'Review', 'CLINIC', 'UPCOMING', now(), now()
+         FROM schedule`,
+      [fixture.facts.tenantId, randomUUID(), fixture.doctorId, fixture.centerId, id, fixture.patientId, appointmentHour % 46],
+    );
+    return id;
   };
   const newDevice = async (tenantId: string, patientId: string | null) => {
     const id = randomUUID();
@@ -304,7 +323,8 @@ it('decides every patient-scoped route and /ws for every role and relation exact
       caseId: sosCase.id,
       ticketId: sosCase.ticketId,
       contactId: await newContact(fixture),
-      recordId: await newRecord(fixture),
+      // The latest examination: first in the lists, whatever the calls below add.
+      recordId: await newRecord(fixture, '2026-10-01'),
       ecgId,
       sleepId,
       sportId,
@@ -321,6 +341,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     fixture.ids.prescriptionId = plan.id;
     fixture.ids.intakeId = intakeId;
     fixture.ids.reminderId = await newReminder(fixture);
+    fixture.ids.appointmentId = await newAppointment(fixture);
     fixture.ids.eventId = randomUUID();
     await asOwner(
       testDb.ownerUrl,
@@ -363,10 +384,24 @@ it('decides every patient-scoped route and /ws for every role and relation exact
       pattern: /^\/account\/patients\/:id\/records\/:recordId$/,
       target: async (f, url, method) => ({
         url: url.replace(':id', f.patientId).replace(':recordId', method === 'DELETE' ? await newRecord(f) : (f.ids.recordId ?? '')),
-        payload: method === 'PUT' ? recordBody : undefined,
+        // An edit keeps the fixture's record the latest, first in the lists.
+        payload: method === 'PUT' ? { ...recordBody, examinationDate: '2026-10-01' } : undefined,
       }),
     },
     { pattern: /^\/account\/patients\/:id\/records$/, target: (f, url, method) => ({ url: `${url.replace(':id', f.patientId)}${method === 'GET' ? '?size=200' : ''}`, payload: method === 'POST' ? recordBody : undefined }) },
+    // Appointments (a doctor sees its own only: see below). A transition changes what it addresses.
+    { pattern: /^\/account\/appointments\/:id\/transitions$/, target: async (f, url) => ({ url: url.replace(':id', await newAppointment(f)), payload: { action: 'checkIn' } }) },
+    { pattern: /^\/account\/appointments\/:id\/check-in$/, target: (f, url) => ({ url: url.replace(':id', f.ids.appointmentId ?? '') }) },
+    {
+      pattern: /^\/account\/appointments\/:id$/,
+      target: async (f, url, method) => {
+        const id = f.ids.appointmentId ?? '';
+        if (method !== 'PUT') return { url: url.replace(':id', id) };
+        // The same start: an edit that keeps its slot.
+        const [row] = await asOwner<{ starts_at: Date }>(testDb.ownerUrl, 'SELECT starts_at FROM appointments WHERE id = $1', [id]);
+        return { url: url.replace(':id', id), payload: { startAt: row?.starts_at.toISOString(), reason: 'Review', place: 'CLINIC' } };
+      },
+    },
     { pattern: /^\/account\/patients\/:id\/status$/, target: (f, url) => ({ url: url.replace(':id', f.patientId), payload: { status: 'AT_RISK', reason: 'Checked by phone' } }) },
     {
       pattern: /^\/account\/patients\/:id$/,
@@ -460,6 +495,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
   // route with a parameter must be placed in one list or the other.
   const NOT_PATIENT_DATA: RegExp[] = [
     /^\/manage\//, // tenants, scopes, centers, staff, trial requests: the organisation, not patients
+    /^\/account\/schedules\b/, // doctors' working hours: staff, not patients
     /^\/account\/(role|roles|admin|user|doctor|doctors|centers|scopes|levels|imports|requests|care-requests|doctor-requests)\b/,
     /^\/account\/(sadmin|smadmin)\/(mhsc|system-admin)\b/, // health centers, scopes and platform staff
     /^\/health\/(device|phone|device-connection-history|phone-history)\b/,
@@ -546,8 +582,11 @@ it('decides every patient-scoped route and /ws for every role and relation exact
         const code = String(response.headers['content-type'] ?? '').includes('json') ? response.json<{ code?: string }>().code : undefined;
         const reaches = isPermitted(caller, route.method, route.url, route.access) && canReadPatient(caller.subject, tenant.id, fixture.facts);
         const isChange = route.method !== 'GET';
+        // A doctor sees and changes only its own appointments (the fixture's are another doctor's).
+        const isOthersAppointment = caller.role === 'DOCTOR' && route.url.startsWith('/account/appointments/');
         const expected =
           reaches &&
+          !isOthersAppointment &&
           (isChange ? canChangePatient(caller.subject, tenant.id, fixture.facts) : canReadPatientData(caller.subject, tenant.id, fixture.facts, dataOf(route.url)));
         const refused = isRefusal(response.statusCode, code);
         const mark = route.method === 'GET' ? LIST_MARKS.find((candidate) => candidate.pattern.test(route.url))?.mark(fixture) : undefined;
@@ -566,7 +605,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
   }
 
   // Lists: a patient the rule hides never appears in a list a caller may call.
-  const lists = ['/account/patients', '/account/sos-cases', '/account/tickets', '/account/messages'];
+  const lists = ['/account/patients', '/account/sos-cases', '/account/tickets', '/account/messages', '/account/appointments'];
   for (const url of lists) {
     const route = app.apiRoutes.find((candidate) => candidate.method === 'GET' && candidate.url === url);
     if (route === undefined) throw new Error(`no list route ${url}`);
