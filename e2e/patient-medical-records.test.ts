@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { axeViolations, formatViolations } from './support/accessibility.js';
 import { callWithCookie, sessionCookie } from './support/api.js';
 import { logInPatient, pageWidth, queryDatabase, screenshot, usePhoneSuite } from './support/phone.js';
 
@@ -95,6 +97,13 @@ async function settled(page: Page): Promise<void> {
   );
 }
 
+/** No serious or critical WCAG violation on the page as it is now. */
+async function expectAccessible(page: Page, where: string): Promise<void> {
+  await settled(page);
+  const violations = await axeViolations(page);
+  expect(violations, formatViolations(where, violations)).toEqual([]);
+}
+
 describe('patient app medical records', () => {
   it('lists the care team’s records, opens one with its PDF and image, read only', async () => {
     const [patient] = await queryDatabase<{ id: string; doctor: string }>(
@@ -157,6 +166,7 @@ describe('patient app medical records', () => {
     expect(await page.getByTestId('records-count').textContent()).toBe('2 records');
     expect(await pageWidth(page)).toBeLessThanOrEqual(SMALL_PHONE.width);
     await screenshot(page, 'patient-records-list-360');
+    await expectAccessible(page, 'medical records list');
 
     // Filtered by type, then searched by place.
     await page.getByLabel('Type', { exact: true }).selectOption('BILL');
@@ -178,7 +188,7 @@ describe('patient app medical records', () => {
     expect(await sheet.locator('.care-note').textContent()).toBe('Fasting glucose slightly high.\nRepeat in three months.');
     expect(await sheet.getByTestId('attachment-name').allTextContents()).toEqual(['glucose.pdf', 'scan.png']);
     expect(await sheet.getByRole('button', { name: /edit|delete|remove/i }).count()).toBe(0);
-    await settled(page);
+    await expectAccessible(page, 'medical record sheet');
     await screenshot(page, 'patient-records-detail-360');
 
     // The PDF: fetched with the session and opened from its blob: URL in a new tab.
@@ -195,12 +205,14 @@ describe('patient app medical records', () => {
     const pdfUrl = (await viewer.getByTestId('open-pdf').getAttribute('href')) ?? '';
     expect(pdfUrl).toBe(tab.url());
     expect(await viewer.getByTestId('download-link').getAttribute('download')).toBe('glucose.pdf');
-    // What the blob: URL holds: the very PDF uploaded.
-    const held = await page.evaluate(async (url) => {
-      const blob = await (await fetch(url)).blob();
-      return { type: blob.type, text: await blob.text() };
-    }, pdfUrl);
-    expect(held).toEqual({ type: 'application/pdf', text: pdf.toString('latin1') });
+    // The tab shows a PDF document; the Download link saves the very PDF uploaded.
+    expect(await tab.evaluate(() => document.contentType)).toBe('application/pdf');
+    const saving = page.waitForEvent('download');
+    await viewer.getByTestId('download-link').tap();
+    const saved = await saving;
+    expect(saved.suggestedFilename()).toBe('glucose.pdf');
+    const savedPath = await saved.path();
+    expect(readFileSync(savedPath).equals(pdf)).toBe(true);
     await tab.close();
     await screenshot(page, 'patient-records-pdf-360');
 
@@ -218,14 +230,20 @@ describe('patient app medical records', () => {
     // Closed: the sheet goes and the bytes are let go.
     await sheet.getByRole('button', { name: 'Close' }).tap();
     await expect.poll(() => sheet.count()).toBe(0);
-    const revoked = await page.evaluate(async (url) => {
-      try {
-        await fetch(url);
-        return false;
-      } catch {
-        return true;
-      }
-    }, imageUrl);
+    const revoked = await page.evaluate(
+      (url) =>
+        new Promise<boolean>((resolve) => {
+          const probe = new Image();
+          probe.onload = () => {
+            resolve(false);
+          };
+          probe.onerror = () => {
+            resolve(true);
+          };
+          probe.src = url;
+        }),
+      imageUrl,
+    );
     expect(revoked).toBe(true);
 
     // In Vietnamese: the page, the types and the dates in the language's words.

@@ -142,12 +142,13 @@ function AttachmentItem({
         type="button"
         className="attachment-open"
         data-file-id={file.id}
-        aria-label={t(kind === 'pdf' ? 'records.openFile' : 'records.viewFile', { name: file.name })}
         aria-busy={busy === 'open'}
         onClick={onOpen}
       >
         {kind === 'pdf' ? <PdfIcon /> : <ImageIcon />}
         <span className="attachment-text">
+          {/* Named "Open …" / "View …" for screen readers; the visible name stays the file's. */}
+          <span className="visually-hidden">{t(kind === 'pdf' ? 'records.openVerb' : 'records.viewVerb')} </span>
           <span className="attachment-name" data-testid="attachment-name">
             {file.name}
           </span>
