@@ -1,5 +1,6 @@
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import type { RoleArea } from '@rpm/contracts';
+import { appointmentRoutes } from './features/appointments/appointment-routes';
 import { deviceRoutes } from './features/devices/device-routes';
 import { doctorRoutes } from './features/doctors/doctor-routes';
 import { importRoutes } from './features/imports/import-routes';
@@ -82,6 +83,7 @@ const areaPages: RouteObject[] = [
   ...deviceRoutes,
   ...monitoringRoutes,
   ...scheduleRoutes,
+  ...appointmentRoutes,
   {
     path: 'privacy',
     lazy: lazyPage(() => import('./features/legal/privacy-terms').then((m) => m.PrivacyTerms)),

@@ -39,6 +39,8 @@ describe('visibleNavItems', () => {
       'doctors',
       'requests',
       'devices',
+      'appointments',
+      'check-in',
       'my-schedule',
       'account',
       'privacy',

@@ -14,6 +14,7 @@ import {
 import { BuildingIcon, RequestIcon } from '../tenants/tenant-icons';
 import { BuildingIcon as CenterIcon, TreeIcon, UsersIcon } from '../org/org-icons';
 import { CalendarIcon } from '../schedules/schedule-icons';
+import { AppointmentIcon, CheckInIcon } from '../appointments/appointment-icons';
 
 /**
  * One entry of the side navigation. `path` is relative to the user's area (`''` is the area home),
@@ -46,6 +47,8 @@ export type NavLabelKey = `nav.${
   | 'sos'
   | 'tickets'
   | 'messages'
+  | 'appointments'
+  | 'checkIn'
   | 'mySchedule'
   | 'scheduleApproval'
   | 'workingCalendar'}`;
@@ -59,6 +62,13 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: 'tickets', labelKey: 'nav.tickets', permission: 'health.sos', icon: InboxIcon },
   { path: 'messages', labelKey: 'nav.messages', permission: 'health.sos', icon: RequestIcon },
   { path: 'devices', labelKey: 'nav.devices', permission: 'device.view', icon: MonitorIcon },
+  {
+    path: 'appointments',
+    labelKey: 'nav.appointments',
+    permission: 'appointment.view',
+    icon: AppointmentIcon,
+  },
+  { path: 'check-in', labelKey: 'nav.checkIn', permission: 'appointment.update', icon: CheckInIcon },
   { path: 'my-schedule', labelKey: 'nav.mySchedule', permission: 'appointment.schedule', icon: CalendarIcon },
   {
     path: 'schedule-approval',
