@@ -396,7 +396,7 @@ export function MedicalRecordsPage() {
       </form>
       <section className="card" aria-labelledby="records-list-heading" aria-busy={list.isFetching}>
         <h2 id="records-list-heading">{t('records.listHeading')}</h2>
-        {list.data === undefined ? null : (
+        {list.data === undefined || total === 0 ? null : (
           <p className="hint" role="status" data-testid="records-count">
             {t('records.count', { count: total })}
           </p>
@@ -415,7 +415,7 @@ export function MedicalRecordsPage() {
             </button>
           </div>
         ) : null}
-        {list.data !== undefined && items.length === 0 ? <p className="records-empty">{emptyText}</p> : null}
+        {list.data !== undefined && items.length === 0 ? <p className="records-empty" role="status">{emptyText}</p> : null}
         {items.length > 0 ? (
           <ul className="record-list">
             {items.map((record) => (
