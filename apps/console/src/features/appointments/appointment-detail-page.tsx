@@ -229,7 +229,8 @@ function AppointmentDetail({ appointment }: { appointment: Appointment }) {
           </Group>
         </Stack>
         <Group gap="sm">
-          {appointment.status === 'CANCELED' ? null : (
+          {/* The sheet's code checks the patient in while the appointment still waits for it. */}
+          {appointment.status === 'UPCOMING' || appointment.status === 'WAITING_FOR_DOCTOR' ? (
             <Button
               component={Link}
               to={areaPath(session.area, `appointments/${appointment.id}/print`)}
@@ -237,7 +238,7 @@ function AppointmentDetail({ appointment }: { appointment: Appointment }) {
             >
               {t('appointments.detail.print')}
             </Button>
-          )}
+          ) : null}
           {isUpcoming && can('appointment.update') ? (
             <Button
               component={Link}

@@ -24,8 +24,12 @@ const PRINT_STYLE = `
 @media print {
   header, nav, aside, .mantine-AppShell-header, .mantine-AppShell-navbar,
   .mantine-Notifications-root, [data-print-hidden] { display: none !important; }
-  .mantine-AppShell-main { padding: 0 !important; min-height: 0 !important; }
-  [data-print-sheet] { border: none !important; box-shadow: none !important; max-width: none !important; }
+  html, body { background: #fff !important; }
+  main, .mantine-AppShell-main {
+    padding: 0 !important; margin: 0 !important; min-height: 0 !important; background: #fff !important;
+    --app-shell-navbar-offset: 0px; --app-shell-header-offset: 0px;
+  }
+  [data-print-sheet] { border: none !important; box-shadow: none !important; padding: 0 !important; }
   @page { size: A5 portrait; margin: 12mm; }
 }`;
 

@@ -76,7 +76,7 @@ export function CheckInPage() {
               error={isMissing ? t('common:form.required') : undefined}
               autoComplete="off"
               spellCheck={false}
-              ff="monospace"
+              styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
               style={{ flex: 1 }}
               data-autofocus
               autoFocus
