@@ -151,6 +151,9 @@ describe('console shell', () => {
       'Doctors',
       'Requests',
       'Devices',
+      'Appointments',
+      'Check-in',
+      'My schedule',
       'Account',
       'Privacy terms',
     ]);
