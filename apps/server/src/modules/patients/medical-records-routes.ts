@@ -4,16 +4,17 @@ import {
   medicalRecordSchema,
   pageOf,
   patientFileSchema,
+  type PatientFile,
   successEnvelope,
 } from '@rpm/contracts';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import path from 'node:path';
 import { z } from 'zod';
 import { requireAuth } from '../../http/access.js';
 import { auditContextOf } from '../../http/audit-context.js';
 import { ok } from '../../http/envelope.js';
-import { createLocalFileStorage } from '../../lib/file-storage.js';
+import { createLocalFileStorage, type OpenedFile } from '../../lib/file-storage.js';
 import { attachmentHeader } from '../../lib/xlsx.js';
 import {
   createMedicalRecord,
@@ -29,6 +30,16 @@ import {
   type PatientFileEnvironment,
   type ReceiveFileUpload,
 } from './medical-records-service.js';
+
+/** An attachment's bytes, never cached, offered as a download under its name. */
+function sendAttachment(reply: FastifyReply, file: PatientFile, opened: OpenedFile) {
+  return reply
+    .header('content-disposition', attachmentHeader(file.name))
+    .header('cache-control', 'private, no-store')
+    .header('content-length', opened.size)
+    .type(opened.contentType)
+    .send(opened.stream);
+}
 
 const patientParams = z.object({ id: z.uuid() });
 const recordParams = z.object({ id: z.uuid(), recordId: z.uuid() });
@@ -181,12 +192,7 @@ export function medicalRecordRoutes(options: MedicalRecordRouteOptions): Fastify
           request.params.recordId,
           request.params.fileId,
         );
-        return reply
-          .header('content-disposition', attachmentHeader(file.name))
-          .header('cache-control', 'private, no-store')
-          .header('content-length', opened.size)
-          .type(opened.contentType)
-          .send(opened.stream);
+        return sendAttachment(reply, file, opened);
       },
     );
 
@@ -261,12 +267,7 @@ export const medicalRecordMeRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.recordId,
         request.params.fileId,
       );
-      return reply
-        .header('content-disposition', attachmentHeader(file.name))
-        .header('cache-control', 'private, no-store')
-        .header('content-length', opened.size)
-        .type(opened.contentType)
-        .send(opened.stream);
+      return sendAttachment(reply, file, opened);
     },
   );
 };

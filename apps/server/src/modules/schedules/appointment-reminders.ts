@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Temporal } from 'temporal-polyfill';
 import type { Database, TenantTransaction } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
+import { fullName } from '../care-plan/store.js';
 import { definePeriodicTask } from '../jobs/registry.js';
 import { enqueueMessage } from '../messaging/outbox-store.js';
 import { activeTenantIds } from '../staff/store.js';
@@ -101,11 +102,6 @@ interface DueAppointment extends Record<string, unknown> {
   doctor_zone: string;
 }
 
-const name = (alias: string) =>
-  sql.raw(
-    `concat_ws(' ', nullif(${alias}.first_name, ''), nullif(${alias}.middle_name, ''), nullif(${alias}.last_name, ''))`,
-  );
-
 /** Marks the appointments whose `kind` reminder is due and returns them (the mark and the send are one step). */
 async function takeDue(tx: TenantTransaction, kind: ReminderKind, now: Date): Promise<DueAppointment[]> {
   const column = sql.raw(kind === '24H' ? 'reminded_24h_at' : 'reminded_15m_at');
@@ -122,9 +118,9 @@ async function takeDue(tx: TenantTransaction, kind: ReminderKind, now: Date): Pr
          AND starts_at <= ${until}::timestamptz AND starts_at > ${floor}::timestamptz
       RETURNING id, tenant_id, patient_id, doctor_id, starts_at, place, reason)
     SELECT due.id, due.starts_at, due.place, due.reason,
-           ${name('patient')} AS patient_name, coalesce(nullif(account.email, ''), patient.email) AS patient_email,
+           ${fullName('patient')} AS patient_name, coalesce(nullif(account.email, ''), patient.email) AS patient_email,
            account.language AS patient_language, account.time_zone AS patient_zone,
-           ${name('doctor')} AS doctor_name, doctor.email AS doctor_email, doctor.language AS doctor_language,
+           ${fullName('doctor')} AS doctor_name, doctor.email AS doctor_email, doctor.language AS doctor_language,
            doctor.time_zone AS doctor_zone
       FROM due
       JOIN patients patient ON patient.tenant_id = due.tenant_id AND patient.id = due.patient_id
