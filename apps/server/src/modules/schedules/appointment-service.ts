@@ -9,7 +9,6 @@ import {
   type AuditAction,
   type AppointmentTransition,
 } from '@rpm/contracts';
-import { sql } from 'drizzle-orm';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Temporal } from 'temporal-polyfill';
 import { uuidv7 } from 'uuidv7';
@@ -19,6 +18,7 @@ import { AppError } from '../../http/app-error.js';
 import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import type { Page } from '../care-plan/store.js';
+import { findPatient } from '../patients/store.js';
 import * as store from './appointment-store.js';
 import type { ScheduleEnvironment } from './service.js';
 import { calendarSchedules, type ScheduleRow } from './store.js';
@@ -170,15 +170,12 @@ async function guardSlot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The patient in the caller's view (another center's is not found), live; its account for the audit. */
 async function visiblePatient(tx: TenantTransaction, patientId: string): Promise<{ userId: string | null }> {
-  const result = await tx.execute<{ user_id: string | null; account_state: string }>(
-    // The caller's view of patients decides: another center's patient is not found.
-    sql`SELECT user_id, account_state FROM patients WHERE id = ${patientId}::uuid`,
-  );
-  const row = result.rows[0];
+  const row = await findPatient(tx, patientId);
   if (row === undefined) throw new AppError('patient.notFound');
-  if (row.account_state !== 'ACTIVE') throw new AppError('patient.accountDeleted');
-  return { userId: row.user_id };
+  if (row.patient.accountState !== 'ACTIVE') throw new AppError('patient.accountDeleted');
+  return { userId: row.patient.userId };
 }
 
 /** POST /account/appointments: a patient's visit in a free slot of the doctor. */
