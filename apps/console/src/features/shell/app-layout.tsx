@@ -141,7 +141,7 @@ export function AppLayout() {
             </Group>
           </Group>
         </AppShell.Header>
-        <AppShell.Navbar p="sm" aria-label={t('nav.label')}>
+        <AppShell.Navbar p="sm" aria-label={t('nav.label')} style={{ overflowY: 'auto' }}>
           <Stack gap={4}>
             {items.map((item) => (
               <NavEntry key={item.labelKey} item={item} to={areaPath(session.area, item.path)} />
