@@ -32,6 +32,7 @@ import { importAccountRoutes } from './modules/imports/routes.js';
 import { medicalRecordMeRoutes } from './modules/patients/medical-records-routes.js';
 import { patientAccountRoutes } from './modules/patients/routes.js';
 import { appointmentRoutes } from './modules/schedules/appointment-routes.js';
+import { myAppointmentRoutes } from './modules/schedules/my-appointment-routes.js';
 import { scheduleRoutes } from './modules/schedules/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { levelRoutes } from './modules/levels/routes.js';
@@ -102,6 +103,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     doctorMeRoutes,
     carePlanRoutes,
     medicalRecordMeRoutes,
+    myAppointmentRoutes,
   ],
   '/notification': [],
   '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes],

@@ -59,6 +59,16 @@ const allowedOrigins = z
   )
   .transform((origins) => origins.map((origin) => new URL(origin).origin));
 
+// ICE servers for the video calls: "stun:host:3478,stun:other:3478" or turn:/turns: URLs.
+const iceUrls = (schemes: string) =>
+  z
+    .string()
+    .trim()
+    .transform((value) => value.split(',').map((part) => part.trim()).filter((part) => part !== ''))
+    .refine((urls) => urls.every((url) => new RegExp(`^(${schemes}):[^\\s/?#]+(\\?transport=(udp|tcp))?$`).test(url)), {
+      error: `must be a comma-separated list of ${schemes.split('|').join(': or ')}: URLs like ${schemes.split('|')[0]}:turn.example.com:3478`,
+    });
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test'], { error: 'must be development, production or test' }).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -95,6 +105,9 @@ const environmentSchema = z.object({
     .default(2000),
   JOBS_ENABLED: booleanFromEnv.default(true),
   TRUST_PROXY: trustProxy.default([]),
+  STUN_URLS: iceUrls('stun|stuns').default([]),
+  TURN_URLS: iceUrls('turn|turns').default([]),
+  TURN_SECRET: z.string().min(16, { error: 'must be at least 16 characters (coturn static-auth-secret)' }).optional(),
   OCR_CLOUD_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL like https://vision.googleapis.com' }).default('https://vision.googleapis.com'),
 });
 
@@ -136,6 +149,11 @@ export interface Config {
    * none, request.ip is always the connection's address.
    */
   trustProxy: string[];
+  /**
+   * ICE servers of the video calls: STUN URLs, and TURN URLs with the secret shared with the TURN
+   * server (coturn's use-auth-secret), from which each call gets credentials valid for a day.
+   */
+  ice: { stunUrls: string[]; turnUrls: string[]; turnSecret: string | undefined };
   /** Origin of the cloud OCR service (Google Cloud Vision) used by tenants with an OCR API key; tests point it elsewhere. */
   ocrCloudUrl?: string | undefined;
 }
@@ -166,6 +184,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     );
   }
   const values = parsed.data;
+  if (values.TURN_URLS.length > 0 && values.TURN_SECRET === undefined) {
+    throw new ConfigError(['TURN_SECRET: is required with TURN_URLS (the static-auth-secret of the TURN server)']);
+  }
   const dataDir = path.resolve(values.DATA_DIR);
   if (values.NODE_ENV === 'production' && !values.SECRETS_KEY) {
     throw new ConfigError(['SECRETS_KEY: is required in production (64 hexadecimal characters)']);
@@ -199,6 +220,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     jobsEnabled: values.JOBS_ENABLED,
     trustProxy: values.TRUST_PROXY,
     ocrCloudUrl: values.OCR_CLOUD_URL,
+    ice: { stunUrls: values.STUN_URLS, turnUrls: values.TURN_URLS, turnSecret: values.TURN_SECRET },
   };
 }
 

@@ -28,6 +28,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     outboxPollMilliseconds: 2000,
     jobsEnabled: false,
     trustProxy: [],
+    ice: { stunUrls: [], turnUrls: [], turnSecret: undefined },
     ...overrides,
   };
 }

@@ -126,3 +126,90 @@ export type AppointmentSlot = z.infer<typeof appointmentSlotSchema>;
 /** The check-in token an appointment sheet prints as a QR code, and the scan that uses it. */
 export const appointmentCheckInTokenSchema = z.object({ token: z.string(), startAt: z.string() });
 export const appointmentCheckInSchema = z.object({ token: z.string().min(1).max(200) });
+
+/**
+ * The patient app's view of an appointment (spec §2 patient app events and appointment states:
+ * invited, updated, cancelled): INVITED booked for the patient by staff, BOOKED by the patient in
+ * the app, UPDATED changed since (moved or edited) while still to come; then waiting for the
+ * doctor, in progress (examining or pending), completed, cancelled.
+ */
+export const APP_APPOINTMENT_STATES = [
+  'INVITED',
+  'BOOKED',
+  'UPDATED',
+  'WAITING',
+  'IN_PROGRESS',
+  'COMPLETED',
+  'CANCELED',
+] as const;
+export type AppAppointmentState = (typeof APP_APPOINTMENT_STATES)[number];
+
+export function appAppointmentState(
+  appointment: Pick<Appointment, 'status' | 'createdAt' | 'updatedAt' | 'createdBy'>,
+  /** The accounts that book as the patient: its own login, or the holder of a sub-user. */
+  patientAccounts: readonly string[],
+): AppAppointmentState {
+  switch (appointment.status) {
+    case 'UPCOMING':
+      if (appointment.updatedAt !== appointment.createdAt) return 'UPDATED';
+      return appointment.createdBy !== null && patientAccounts.includes(appointment.createdBy.id)
+        ? 'BOOKED'
+        : 'INVITED';
+    case 'WAITING_FOR_DOCTOR':
+      return 'WAITING';
+    case 'EXAMINING':
+    case 'PENDING':
+      return 'IN_PROGRESS';
+    case 'COMPLETED':
+      return 'COMPLETED';
+    case 'CANCELED':
+      return 'CANCELED';
+  }
+}
+
+export const myAppointmentSchema = appointmentSchema.extend({
+  appState: z.enum(APP_APPOINTMENT_STATES),
+  /** Online appointments: whether the video room is open now (10 minutes before to the end). */
+  videoOpen: z.boolean(),
+});
+export type MyAppointment = z.infer<typeof myAppointmentSchema>;
+
+/** GET /health/me/appointments: upcoming (still to come or open, soonest first) or past (latest first). */
+export const myAppointmentListQuerySchema = pageQuerySchema.extend({
+  when: z.enum(['upcoming', 'past']).default('upcoming'),
+});
+export type MyAppointmentListQuery = z.infer<typeof myAppointmentListQuerySchema>;
+
+/** POST /health/me/appointments: the patient books a free slot of a doctor for the profile. */
+export const myAppointmentInputSchema = appointmentInputSchema
+  .omit({ patientId: true, paid: true })
+  .extend({ place: z.enum(['CLINIC', 'ONLINE']).default('CLINIC') });
+export type MyAppointmentInput = z.input<typeof myAppointmentInputSchema>;
+
+/** POST /health/me/appointments/:id/cancel: the patient calls off one still to come. */
+export const myAppointmentCancelSchema = z.object({ reason: safeText().min(1).max(500) });
+
+/** How long before its start the video room of an online appointment opens (to the slot's end). */
+export const VIDEO_ROOM_OPENS_MINUTES = 10;
+
+/** One ICE server for RTCPeerConnection (STUN, or TURN with short-lived credentials). */
+export const iceServerSchema = z.object({
+  urls: z.array(z.string()),
+  username: z.string().optional(),
+  credential: z.string().optional(),
+});
+export type IceServer = z.infer<typeof iceServerSchema>;
+
+/** GET …/appointments/:id/video: what a party needs to join the appointment's video room. */
+export const appointmentVideoSchema = z.object({
+  appointmentId: z.uuid(),
+  /** The caller's side of the call. */
+  role: z.enum(['DOCTOR', 'PATIENT']),
+  peerName: z.string(),
+  patientId: z.uuid(),
+  opensAt: z.string(),
+  closesAt: z.string(),
+  isOpen: z.boolean(),
+  iceServers: z.array(iceServerSchema),
+});
+export type AppointmentVideo = z.infer<typeof appointmentVideoSchema>;

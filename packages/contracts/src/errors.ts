@@ -279,6 +279,12 @@ export const ERROR_STATUS = {
   'appointment.reasonRequired': 400,
   /** A check-in outside its window: from 2 hours before the start to the end of the slot. */
   'appointment.checkInClosed': 409,
+  /** The video room belongs to the appointment's doctor and patient only. */
+  'video.notAParty': 403,
+  /** Only online appointments have a video room. */
+  'video.notOnline': 409,
+  /** The room opens VIDEO_ROOM_OPENS_MINUTES before the start and closes at the end of the slot (or when the appointment is completed or cancelled). */
+  'video.roomClosed': 409,
   'medicalRecord.notFound': 404,
   /** The examination date is before MEDICAL_RECORD_EARLIEST_DATE or after today in the patient's time zone. */
   'medicalRecord.invalidDate': 400,

@@ -11,8 +11,57 @@ export const liveResumeSchema = z.object({
   type: z.literal('resume'),
   after: z.number().int().nonnegative().nullable(),
 });
-export const liveClientMessageSchema = liveResumeSchema;
+
+/**
+ * Signalling of an appointment's video call (WebRTC), relayed by the server to the other party of
+ * the appointment only, while its room is open. `ready`: I am in the room (the doctor answers a
+ * patient's `ready` with an offer; the patient answers a doctor's `ready` with its own `ready`);
+ * `description`: an SDP offer or answer; `candidate`: an ICE candidate (null: no more); `leave`:
+ * hung up, which ends the call for both. `session` numbers the doctor's offers: an answer or a
+ * candidate of an earlier offer is dropped.
+ */
+const callSession = z.number().int().min(0).max(1_000_000_000);
+export const callSignalSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('ready') }),
+  z.object({ kind: z.literal('leave') }),
+  z.object({
+    kind: z.literal('description'),
+    session: callSession,
+    description: z.object({ type: z.enum(['offer', 'answer']), sdp: z.string().max(30_000) }),
+  }),
+  z.object({
+    kind: z.literal('candidate'),
+    session: callSession,
+    candidate: z
+      .object({
+        candidate: z.string().max(1000),
+        sdpMid: z.string().max(64).nullable().optional(),
+        sdpMLineIndex: z.number().int().min(0).max(64).nullable().optional(),
+        usernameFragment: z.string().max(256).nullable().optional(),
+      })
+      .nullable(),
+  }),
+]);
+export type CallSignal = z.infer<typeof callSignalSchema>;
+
+export const liveCallSchema = z.object({
+  type: z.literal('call'),
+  appointmentId: z.uuid(),
+  signal: callSignalSchema,
+});
+export type LiveCall = z.infer<typeof liveCallSchema>;
+
+export const liveClientMessageSchema = z.discriminatedUnion('type', [liveResumeSchema, liveCallSchema]);
 export type LiveClientMessage = z.infer<typeof liveClientMessageSchema>;
+
+/** The server took the caller into the room (an answer to its `ready`). */
+export const liveCallJoinedSchema = z.object({ type: z.literal('callJoined'), appointmentId: z.uuid() });
+/** A call message the server did not relay: video.notAParty, video.notOnline, video.roomClosed, appointment.notFound. */
+export const liveCallRefusedSchema = z.object({
+  type: z.literal('callRefused'),
+  appointmentId: z.uuid(),
+  code: z.string(),
+});
 
 /** One event (dotted type: `sos.opened`, `patient.statusChanged`, …; clients ignore unknown ones). */
 export const liveEventSchema = z.object({
@@ -32,7 +81,13 @@ export const liveResumedSchema = z.object({
 });
 export type LiveResumed = z.infer<typeof liveResumedSchema>;
 
-export const liveServerMessageSchema = z.union([liveResumedSchema, liveEventSchema]);
+export const liveServerMessageSchema = z.union([
+  liveResumedSchema,
+  liveEventSchema,
+  liveCallSchema,
+  liveCallJoinedSchema,
+  liveCallRefusedSchema,
+]);
 export type LiveServerMessage = z.infer<typeof liveServerMessageSchema>;
 
 /**
@@ -51,6 +106,8 @@ export const LIVE_CLOSE_CODES = {
   badRequest: 4400,
   /** The client did not keep up: reconnect and resume. */
   tooSlow: 4408,
+  /** Call messages faster than a call needs. */
+  tooManyMessages: 4429,
 } as const;
 
 /** Event types the product publishes (others may follow; clients ignore unknown ones). */

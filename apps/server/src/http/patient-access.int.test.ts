@@ -391,7 +391,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     { pattern: /^\/account\/patients\/:id\/records$/, target: (f, url, method) => ({ url: `${url.replace(':id', f.patientId)}${method === 'GET' ? '?size=200' : ''}`, payload: method === 'POST' ? recordBody : undefined }) },
     // Appointments (a doctor sees its own only: see below). A transition changes what it addresses.
     { pattern: /^\/account\/appointments\/:id\/transitions$/, target: async (f, url) => ({ url: url.replace(':id', await newAppointment(f)), payload: { action: 'checkIn' } }) },
-    { pattern: /^\/account\/appointments\/:id\/check-in$/, target: (f, url) => ({ url: url.replace(':id', f.ids.appointmentId ?? '') }) },
+    { pattern: /^\/account\/appointments\/:id\/(check-in|video)$/, target: (f, url) => ({ url: url.replace(':id', f.ids.appointmentId ?? '') }) },
     {
       pattern: /^\/account\/appointments\/:id$/,
       target: async (f, url, method) => {
@@ -583,7 +583,9 @@ it('decides every patient-scoped route and /ws for every role and relation exact
         const reaches = isPermitted(caller, route.method, route.url, route.access) && canReadPatient(caller.subject, tenant.id, fixture.facts);
         const isChange = route.method !== 'GET';
         // A doctor sees and changes only its own appointments (the fixture's are another doctor's).
-        const isOthersAppointment = caller.role === 'DOCTOR' && route.url.startsWith('/account/appointments/');
+        // Its video room is for its doctor and patient only, whatever the caller's permissions.
+        const isOthersAppointment =
+          (caller.role === 'DOCTOR' && route.url.startsWith('/account/appointments/')) || route.url === '/account/appointments/:id/video';
         const expected =
           reaches &&
           !isOthersAppointment &&
@@ -645,6 +647,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     { pattern: /^\/health\/me\/reminders$/, data: 'private', mark: (f) => f.ids.reminderId ?? '' },
     { pattern: /^\/health\/me\/events$/, data: 'private', mark: (f) => f.ids.eventId ?? '' },
     { pattern: /^\/health\/me\/records$/, data: 'private', mark: (f) => f.ids.recordId ?? '' },
+    { pattern: /^\/health\/me\/appointments$/, data: 'private', mark: (f) => f.ids.appointmentId ?? '' },
     { pattern: /^\/health\/me\/(latest|dashboard|data|weight|alerts\/waiting|notifications|requests)$/ },
   ];
   const ACCOUNT_READS = /^\/health\/me\/(invitations|following|sub-users|profiles|doctors)$/;
@@ -660,7 +663,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
       if (fixture === undefined) continue;
       // The care-team routes above may have removed the fixture's doctor.
       await asOwner(testDb.ownerUrl, `INSERT INTO patient_doctors (tenant_id, patient_id, doctor_id, relation) VALUES ($1, $2, $3, 'SPECIALIST') ON CONFLICT DO NOTHING`, [fixture.facts.tenantId, fixture.patientId, fixture.doctorId]);
-      const url = route.url === '/health/me/data' ? `${route.url}?measure=HEART_RATE&view=day&date=${today}` : route.url === '/health/me/intakes' || route.url === '/health/me/reminders' ? `${route.url}?date=${INTAKE_DAY}` : route.url === '/health/me/prescriptions' ? `${route.url}?size=200` : route.url;
+      const url = route.url === '/health/me/data' ? `${route.url}?measure=HEART_RATE&view=day&date=${today}` : route.url === '/health/me/intakes' || route.url === '/health/me/reminders' ? `${route.url}?date=${INTAKE_DAY}` : route.url === '/health/me/prescriptions' || route.url === '/health/me/appointments' ? `${route.url}?size=200` : route.url;
       const response = await app.inject({ method: 'GET', url, ...withSession(patientCaller.token), headers: { [PROFILE_HEADER]: fixture.patientId } });
       tried++;
       const expected = canReadPatient(patientCaller.subject, tenant.id, fixture.facts);

@@ -59,6 +59,7 @@ const EXEMPT: Record<string, string> = {
   'GET /health/thresholds/defaults': 'the tenant’s default thresholds; no patient',
   'GET /health/me/doctors': 'the patient app’s doctor search: the tenant’s doctors, no patient is named',
   'GET /account/appointments/:id/check-in': 'a signed token and the start time; no patient is named',
+  'GET /health/me/doctors/:doctorId/slots': 'a doctor’s working slots, free or taken; no patient is named',
 };
 
 /** Role-gated lookups answer only the roles of their console area: who calls them. */
@@ -97,6 +98,11 @@ const CALLER_OF: Record<string, string> = {
   '/health/me/events': 'patient@demo.example',
   '/health/me/records': 'patient@demo.example',
   '/health/me/records/:recordId/files/:fileId': 'patient@demo.example',
+  '/health/me/appointments': 'patient@demo.example',
+  '/health/me/appointments/:id': 'patient@demo.example',
+  '/health/me/appointments/:id/video': 'patient@demo.example',
+  // The video room is its two parties' only.
+  '/account/appointments/:id/video': 'doctor@demo.example',
 };
 
 let testDb: TestDatabase;
@@ -371,7 +377,7 @@ it('audits every read of a patient’s data with one row naming the patient', as
     if (url.startsWith('/account/user/')) return patientUser.id;
     if (url.startsWith('/health/me/doctors/')) return doctor.id;
     if (url.startsWith('/health/me/prescriptions/')) return prescriptionId;
-    if (url.startsWith('/account/appointments/')) return appointmentId;
+    if (url.startsWith('/account/appointments/') || url.startsWith('/health/me/appointments/')) return appointmentId;
     return undefined;
   };
   const deviceSearch = `search=${encodeURIComponent(device.account_username)}`;

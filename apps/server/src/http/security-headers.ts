@@ -13,8 +13,8 @@ import { isSecureDeployment } from './request-origin.js';
 export const CSP_NONCE_PLACEHOLDER = '__RPM_CSP_NONCE__';
 
 /**
- * Camera and microphone stay allowed for this origin only: video calls will run in the console on
- * the same origin, and the browser still asks the user. Every other powerful feature is off.
+ * Camera and microphone stay allowed for this origin only: the video calls of online appointments
+ * run in the console and the patient app on this origin, and the browser still asks the user. Every other powerful feature is off.
  */
 const PERMISSIONS_POLICY = [
   'accelerometer=()',

@@ -47,6 +47,8 @@ export function useLiveEvents(onEvent: (event: LiveEvent) => void, onResumed: ()
           handlers.current.onResumed();
           return;
         }
+        // Events only: call messages go to the video room's own socket.
+        if (!('id' in received)) return;
         lastId = received.id;
         handlers.current.onEvent(received);
       };

@@ -1,6 +1,7 @@
 import {
   LIVE_CLOSE_CODES,
   liveClientMessageSchema,
+  type LiveCall,
   type LiveEvent,
   type LiveServerMessage,
 } from '@rpm/contracts';
@@ -10,6 +11,8 @@ import { withCaller } from '../../db/caller.js';
 import type { CenterVisibility, Database } from '../../db/database.js';
 import type { AuthContext } from '../../http/access.js';
 import type { Clock } from '../../lib/clock.js';
+import { AppError } from '../../http/app-error.js';
+import type { CallEndpoint, CallRelay } from './call-relay.js';
 import type { EventHub, LiveSubscriber } from './hub.js';
 import { EVENT_PAGE, eventsAfter, latestSessionOfFamily } from './store.js';
 
@@ -18,12 +21,20 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Events held for a client while its replay runs. */
 const MAX_PENDING_EVENTS = 10_000;
 const RESUME_TIMEOUT_MILLISECONDS = 10_000;
+/** Call messages a socket may send per window: a call's offer, answer and candidates are far fewer. */
+const MAX_CALL_MESSAGES = 120;
+const CALL_WINDOW_MILLISECONDS = 10_000;
+
+/** Who a call message of the caller goes to, or the refusal (an AppError: video.*, appointment.notFound). */
+export type AuthoriseCall = (auth: AuthContext, appointmentId: string, kind: string) => Promise<{ peerUserId: string }>;
 
 export interface ConnectionEnvironment {
   database: Database;
   clock: Clock;
   hub: EventHub;
   log: FastifyBaseLogger;
+  calls: CallRelay;
+  authoriseCall: AuthoriseCall;
 }
 
 /** The part of a ws socket a live connection uses. */
@@ -43,8 +54,14 @@ const fingerprintOf = (row: {
  * it. Events arriving during the replay are held and sent after it, each id at most once and in
  * order. The login behind the socket is checked with every heartbeat.
  */
-export class LiveConnection implements LiveSubscriber {
+export class LiveConnection implements LiveSubscriber, CallEndpoint {
   readonly tenantId: string;
+  readonly userId: string;
+  /** Appointments whose call this socket joined (a `ready` the server accepted). */
+  private readonly calls = new Set<string>();
+  private callQueue: Promise<void> = Promise.resolve();
+  private callWindowStart = 0;
+  private callMessagesInWindow = 0;
   readonly visibility: CenterVisibility;
   private lastSentId = 0;
   private isResumed = false;
@@ -64,6 +81,7 @@ export class LiveConnection implements LiveSubscriber {
     private readonly onClosed: (connection: LiveConnection) => void,
   ) {
     this.tenantId = auth.tenantId;
+    this.userId = auth.userId;
     this.visibility = auth.visibility;
     this.resumeTimer = setTimeout(() => {
       this.close(LIVE_CLOSE_CODES.badRequest, 'resume expected');
@@ -147,7 +165,14 @@ export class LiveConnection implements LiveSubscriber {
       message = undefined;
     }
     const parsed = liveClientMessageSchema.safeParse(message);
-    if (!parsed.success || this.hasResumeStarted) {
+    if (parsed.success && parsed.data.type === 'call') {
+      const call = parsed.data;
+      if (!this.countCallMessage()) return;
+      // One at a time, so the peer gets them in the order they were sent.
+      this.callQueue = this.callQueue.then(() => this.relayCall(call));
+      return;
+    }
+    if (!parsed.success || parsed.data.type !== 'resume' || this.hasResumeStarted) {
       this.close(LIVE_CLOSE_CODES.badRequest, 'one resume message expected');
       return;
     }
@@ -158,6 +183,63 @@ export class LiveConnection implements LiveSubscriber {
     } catch (error) {
       this.environment.log.warn({ err: error }, 'realtime: replay failed');
       this.close(1011, 'replay failed');
+    }
+  }
+
+  isInCall(appointmentId: string): boolean {
+    return !this.isClosed && this.calls.has(appointmentId);
+  }
+
+  deliverCall(message: LiveCall): void {
+    if (this.isClosed) return;
+    if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.close(LIVE_CLOSE_CODES.tooSlow, 'too slow');
+      return;
+    }
+    this.write(message);
+  }
+
+  /** False (and the socket closed) past MAX_CALL_MESSAGES in a window. */
+  private countCallMessage(): boolean {
+    const now = Date.now();
+    if (now - this.callWindowStart > CALL_WINDOW_MILLISECONDS) {
+      this.callWindowStart = now;
+      this.callMessagesInWindow = 0;
+    }
+    this.callMessagesInWindow++;
+    if (this.callMessagesInWindow <= MAX_CALL_MESSAGES) return true;
+    this.close(LIVE_CLOSE_CODES.tooManyMessages, 'too many call messages');
+    return false;
+  }
+
+  /**
+   * A call message: checked (a party of the appointment, its room open; `leave` always passes),
+   * then sent to the other party's sockets in the call. `ready` joins this socket to the call and
+   * is acknowledged; a refusal is answered with its code and nothing is relayed.
+   */
+  private async relayCall(call: LiveCall): Promise<void> {
+    if (this.isClosed) return;
+    const { appointmentId, signal } = call;
+    let peerUserId: string;
+    try {
+      ({ peerUserId } = await this.environment.authoriseCall(this.auth, appointmentId, signal.kind));
+    } catch (error) {
+      if (!(error instanceof AppError)) this.environment.log.warn({ err: error }, 'calls: checking a call message failed');
+      this.calls.delete(appointmentId);
+      this.write({ type: 'callRefused', appointmentId, code: error instanceof AppError ? error.code : 'common.default' });
+      return;
+    }
+    if (signal.kind === 'ready') {
+      this.calls.add(appointmentId);
+      await this.environment.calls.register(this);
+      this.write({ type: 'callJoined', appointmentId });
+    }
+    if (signal.kind === 'leave') this.calls.delete(appointmentId);
+    if (peerUserId === '') return;
+    try {
+      await this.environment.calls.send(peerUserId, call);
+    } catch (error) {
+      this.environment.log.warn({ err: error }, 'calls: a call message could not be sent');
     }
   }
 
@@ -202,6 +284,8 @@ export class LiveConnection implements LiveSubscriber {
     clearTimeout(this.resumeTimer);
     this.pending = [];
     this.environment.hub.leave(this);
+    this.calls.clear();
+    this.environment.calls.unregister(this);
     this.onClosed(this);
   }
 }

@@ -4,7 +4,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { readSessionToken } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import { resolveSession } from '../auth/sessions.js';
-import { LiveConnection } from './connection.js';
+import { authoriseCallMessage } from '../schedules/video-service.js';
+import { CallRelay } from './call-relay.js';
+import { LiveConnection, type AuthoriseCall } from './connection.js';
 import { EventHub } from './hub.js';
 
 const HEARTBEAT_MILLISECONDS = 15_000;
@@ -43,6 +45,11 @@ declare module 'fastify' {
  */
 const plugin: FastifyPluginAsyncZod = async (app) => {
   const hub = new EventHub(app.database, app.log);
+  const calls = new CallRelay(app.database, app.log);
+  const authoriseCall: AuthoriseCall = async (auth, appointmentId, kind) => {
+    const party = await authoriseCallMessage(app.database, app.clock, auth, appointmentId, kind);
+    return { peerUserId: party.peerUserId };
+  };
   const connections = new Set<LiveConnection>();
   const checkConnections = async () => {
     await Promise.all(
@@ -63,11 +70,13 @@ const plugin: FastifyPluginAsyncZod = async (app) => {
   });
   app.addHook('onClose', async () => {
     await hub.stop();
+    await calls.stop();
   });
 
   await app.register(fastifyWebsocket, {
     options: {
-      maxPayload: 4096,
+      // A call's SDP offer is the largest message a client sends (contracts callSignalSchema).
+      maxPayload: 64 * 1024,
       handleProtocols: (protocols) => (protocols.has(LIVE_BEARER_PROTOCOL) ? LIVE_BEARER_PROTOCOL : false),
     },
   });
@@ -90,7 +99,7 @@ const plugin: FastifyPluginAsyncZod = async (app) => {
       const connection = new LiveConnection(
         socket,
         request.auth,
-        { database: app.database, clock: app.clock, hub, log: app.log },
+        { database: app.database, clock: app.clock, hub, log: app.log, calls, authoriseCall },
         (closed) => {
           connections.delete(closed);
         },

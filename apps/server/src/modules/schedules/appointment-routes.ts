@@ -7,6 +7,7 @@ import {
   appointmentSlotSchema,
   appointmentTransitionSchema,
   appointmentUpdateSchema,
+  appointmentVideoSchema,
   pageOf,
   slotQuerySchema,
   successEnvelope,
@@ -28,6 +29,7 @@ import {
   updateAppointment,
 } from './appointment-service.js';
 import type { ScheduleEnvironment } from './service.js';
+import { videoRoom } from './video-service.js';
 
 const idParams = z.object({ id: z.uuid() });
 const doctorParams = z.object({ doctorId: z.uuid() });
@@ -121,6 +123,21 @@ export const appointmentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) =>
       ok(await checkInToken(environmentOf(request), app.config.secretsKey, request.params.id)),
+  );
+
+  app.get(
+    '/appointments/:id/video',
+    {
+      config: { access: 'appointment.view' },
+      schema: {
+        tags,
+        summary:
+          'The video room of an online appointment, for its doctor only (video.notAParty for anyone else): the patient’s name and id, when the room opens (10 minutes before) and closes (the end), whether it is open, and the ICE servers. Signalling then goes over /ws (contracts realtime.ts callSignalSchema). Audited (APPOINTMENT_VIEWED)',
+        params: idParams,
+        response: { 200: successEnvelope(appointmentVideoSchema) },
+      },
+    },
+    async (request) => ok(await videoRoom(environmentOf(request), app.config.ice, request.params.id)),
   );
 
   app.get(

@@ -40,7 +40,7 @@ const AUDIT_OF: Record<AppointmentTransition, AuditAction> = {
 
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
-function toAppointment(row: store.AppointmentRow, now: Date): Appointment {
+export function toAppointment(row: store.AppointmentRow, now: Date): Appointment {
   const waiting = row.status === 'UPCOMING' || row.status === 'WAITING_FOR_DOCTOR';
   return {
     id: row.id,
@@ -138,7 +138,7 @@ export function doctorSlots(
 }
 
 /** The free slot at `startAt` for the patient, or the refusal: not a slot, taken, the patient busy. */
-async function bookableSlot(
+export async function bookableSlot(
   tx: TenantTransaction,
   environment: ScheduleEnvironment,
   doctorId: string,
@@ -156,7 +156,7 @@ async function bookableSlot(
 }
 
 /** Maps the one-per-slot index's refusal to its answer. */
-async function guardSlot<T>(work: () => Promise<T>): Promise<T> {
+export async function guardSlot<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {

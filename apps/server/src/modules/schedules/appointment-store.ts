@@ -12,6 +12,8 @@ export interface AppointmentRow extends Record<string, unknown> {
   patient_name: string;
   patient_code: string;
   patient_user_id: string | null;
+  /** The account holding the patient when it is a sub-user. */
+  patient_holder_id: string | null;
   doctor_id: string;
   doctor_name: string;
   schedule_id: string;
@@ -34,6 +36,7 @@ export interface AppointmentRow extends Record<string, unknown> {
 
 const COLUMNS = sql`
   a.id, a.patient_id, ${fullName('patient')} AS patient_name, patient.patient_code, patient.user_id AS patient_user_id,
+  patient.holder_user_id AS patient_holder_id,
   a.doctor_id, ${fullName('doctor')} AS doctor_name, a.schedule_id, a.starts_at, a.ends_at, a.reason, a.note, a.place,
   a.paid, a.status, a.diagnosis, a.advice, a.cancel_reason, a.created_by, ${fullName('creator')} AS created_by_name,
   a.created_at, a.updated_at`;

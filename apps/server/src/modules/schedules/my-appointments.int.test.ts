@@ -1,0 +1,331 @@
+import type {
+  Appointment,
+  AppointmentSlot,
+  AppointmentVideo,
+  DoctorSchedule,
+  LiveServerMessage,
+  MyAppointment,
+} from '@rpm/contracts';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { createTestApp } from '../../../test/app.js';
+import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
+import { createTenantUser } from '../../../test/factories.js';
+import { SESSION_COOKIE } from '../../http/access.js';
+import { ManualClock } from '../../lib/clock.js';
+import type { Page } from '../care-plan/store.js';
+import { call, careOrganisation, codeOf, dataOf, logInAs, type CareOrganisation } from '../doctors/test-support.js';
+
+/**
+ * The patient app's appointments and the video room (spec §2 patient app events and appointment
+ * states, video meeting room): booking a free slot, the app states, cancelling with a reason, who
+ * sees what; the room's parties and hours; call signalling over /ws between the two parties only.
+ */
+
+let testDb: TestDatabase;
+let app: FastifyInstance;
+let org: CareOrganisation;
+let baseUrl: string;
+// 09:00 in Ho Chi Minh City, Tuesday the first of December.
+const clock = new ManualClock(new Date('2026-12-01T02:00:00Z'));
+/** Moves the clock forward to `iso`. */
+const at = (iso: string) => {
+  clock.advance(new Date(iso).getTime() - clock.now().getTime());
+};
+let adminLogin: Awaited<ReturnType<typeof createTenantUser>>;
+
+const patient = () => logInAs(app, org.tenant.code, org.patientUser);
+const doctor = () => logInAs(app, org.tenant.code, org.doctorA);
+const okData = <T>(response: LightMyRequestResponse): T => {
+  expect(response.statusCode, response.body).toBe(200);
+  return dataOf<T>(response);
+};
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  app = await createTestApp(testDb.database, {}, clock);
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  baseUrl = `ws://127.0.0.1:${String(typeof address === 'object' && address !== null ? address.port : 0)}/ws`;
+  org = await careOrganisation(testDb);
+  adminLogin = org.adminA;
+  const doctorToken = await doctor();
+  const schedule = okData<DoctorSchedule>(
+    await call(app, doctorToken, 'POST', '/account/doctor/schedules', {
+      kind: 'WEEKLY',
+      startDate: '2026-12-01',
+      endDate: '2026-12-31',
+      weekdays: [1, 2, 3, 4, 5],
+      startTime: '08:00',
+      endTime: '12:00',
+      slotMinutes: 30,
+    }),
+  );
+  const admin = await logInAs(app, org.tenant.code, adminLogin);
+  okData(await call(app, admin, 'POST', '/account/schedules/decisions', { ids: [schedule.id], decision: 'APPROVE' }));
+});
+afterAll(async () => {
+  await app.close();
+  await testDb.drop();
+});
+
+describe('the patient app’s appointments', () => {
+  it('offers the doctor’s free slots, books one, and shows it as booked; staff bookings show as invited, then updated', async () => {
+    const token = await patient();
+    const slots = okData<AppointmentSlot[]>(
+      await call(app, token, 'GET', `/health/me/doctors/${org.doctorA.id}/slots?date=2026-12-02`),
+    );
+    expect(slots).toHaveLength(8);
+    const booked = okData<MyAppointment>(
+      await call(app, token, 'POST', '/health/me/appointments', {
+        doctorId: org.doctorA.id,
+        startAt: '2026-12-02T01:30:00Z',
+        reason: 'Dizzy in the mornings',
+        place: 'ONLINE',
+      }),
+    );
+    expect(booked).toMatchObject({ appState: 'BOOKED', status: 'UPCOMING', place: 'ONLINE', paid: false, videoOpen: false });
+    expect(booked.createdBy?.id).toBe(org.patientUser.id);
+    const after = okData<AppointmentSlot[]>(
+      await call(app, token, 'GET', `/health/me/doctors/${org.doctorA.id}/slots?date=2026-12-02`),
+    );
+    expect(after.find((slot) => slot.startAt === '2026-12-02T01:30:00.000Z')?.free).toBe(false);
+    // The same slot again, and a slot that does not exist.
+    expect(
+      codeOf(
+        await call(app, token, 'POST', '/health/me/appointments', {
+          doctorId: org.doctorA.id,
+          startAt: '2026-12-02T01:30:00Z',
+          reason: 'Again',
+        }),
+      ),
+    ).toBe('appointment.patientBusy');
+    expect(
+      codeOf(
+        await call(app, token, 'POST', '/health/me/appointments', {
+          doctorId: org.doctorA.id,
+          startAt: '2026-12-02T01:40:00Z',
+          reason: 'Off the grid',
+        }),
+      ),
+    ).toBe('appointment.notASlot');
+
+    // The operator side books one for the patient: invited; moved: updated.
+    const doctorToken = await doctor();
+    const invited = okData<Appointment>(
+      await call(app, doctorToken, 'POST', '/account/appointments', {
+        patientId: org.patientA.id,
+        doctorId: org.doctorA.id,
+        startAt: '2026-12-03T01:00:00Z',
+        reason: 'Follow-up',
+        place: 'CLINIC',
+      }),
+    );
+    const seen = okData<MyAppointment>(await call(app, token, 'GET', `/health/me/appointments/${invited.id}`));
+    expect(seen.appState).toBe('INVITED');
+    clock.advance(60_000);
+    okData(
+      await call(app, await doctor(), 'PUT', `/account/appointments/${invited.id}`, {
+        startAt: '2026-12-03T02:00:00Z',
+        reason: 'Follow-up',
+        place: 'CLINIC',
+      }),
+    );
+    const page = okData<Page<MyAppointment>>(await call(app, await patient(), 'GET', '/health/me/appointments?when=upcoming'));
+    expect(page.items.map((item) => [item.id, item.appState])).toEqual([
+      [booked.id, 'BOOKED'],
+      [invited.id, 'UPDATED'],
+    ]);
+    expect(okData<Page<MyAppointment>>(await call(app, await patient(), 'GET', '/health/me/appointments?when=past')).total).toBe(0);
+  });
+
+  it('cancels one still to come with a reason; it then shows as cancelled in the past', async () => {
+    const token = await patient();
+    const page = okData<Page<MyAppointment>>(await call(app, token, 'GET', '/health/me/appointments'));
+    const target = page.items.find((item) => item.appState === 'UPDATED');
+    expect(target).toBeDefined();
+    const id = target?.id ?? '';
+    const empty = await call(app, token, 'POST', `/health/me/appointments/${id}/cancel`, { reason: ' ' });
+    expect(empty.statusCode).toBe(400);
+    const canceled = okData<MyAppointment>(
+      await call(app, token, 'POST', `/health/me/appointments/${id}/cancel`, { reason: 'Travelling that week' }),
+    );
+    expect(canceled).toMatchObject({ appState: 'CANCELED', status: 'CANCELED', cancelReason: 'Travelling that week' });
+    expect(
+      codeOf(await call(app, token, 'POST', `/health/me/appointments/${id}/cancel`, { reason: 'Again' })),
+    ).toBe('appointment.wrongState');
+    const past = okData<Page<MyAppointment>>(await call(app, token, 'GET', '/health/me/appointments?when=past'));
+    expect(past.items.map((item) => item.id)).toEqual([id]);
+    const [audit] = await asOwner<{ n: number }>(
+      testDb.ownerUrl,
+      `SELECT count(*)::int AS n FROM audit_log WHERE action = 'APPOINTMENT_CANCELED' AND details->>'appointmentId' = $1`,
+      [id],
+    );
+    expect(audit?.n).toBe(1);
+  });
+
+  it('keeps another patient’s appointments out of reach', async () => {
+    const doctorToken = await doctor();
+    const other = okData<Appointment>(
+      await call(app, doctorToken, 'POST', '/account/appointments', {
+        patientId: org.patientA2.id,
+        doctorId: org.doctorA.id,
+        startAt: '2026-12-04T01:00:00Z',
+        reason: 'Someone else',
+        place: 'CLINIC',
+      }),
+    );
+    const token = await patient();
+    expect(codeOf(await call(app, token, 'GET', `/health/me/appointments/${other.id}`))).toBe('appointment.notFound');
+    expect(
+      codeOf(await call(app, token, 'POST', `/health/me/appointments/${other.id}/cancel`, { reason: 'Not mine' })),
+    ).toBe('appointment.notFound');
+    expect(codeOf(await call(app, token, 'GET', `/health/me/appointments/${other.id}/video`))).toBe('appointment.notFound');
+    const page = okData<Page<MyAppointment>>(await call(app, token, 'GET', '/health/me/appointments'));
+    expect(page.items.map((item) => item.id)).not.toContain(other.id);
+  });
+});
+
+/** A live socket that records what it receives. */
+class Party {
+  readonly received: LiveServerMessage[] = [];
+  closeCode: number | undefined;
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', (data: Buffer) => {
+      this.received.push(JSON.parse(data.toString('utf8')) as LiveServerMessage);
+    });
+    socket.on('close', (code) => {
+      this.closeCode = code;
+    });
+  }
+  send(appointmentId: string, signal: Record<string, unknown>): void {
+    this.socket.send(JSON.stringify({ type: 'call', appointmentId, signal }));
+  }
+  calls(): { kind: string; [key: string]: unknown }[] {
+    return this.received.flatMap((message) =>
+      'signal' in message ? [message.signal as { kind: string }] : [],
+    );
+  }
+  async until(condition: () => boolean): Promise<void> {
+    const started = Date.now();
+    while (!condition()) {
+      if (Date.now() - started > 10_000) throw new Error(`timed out; received ${JSON.stringify(this.received)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+async function connect(token: string): Promise<Party> {
+  const socket = new WebSocket(baseUrl, {
+    headers: { cookie: `${SESSION_COOKIE}=${token}` },
+    origin: new URL(baseUrl.replace(/^ws/, 'http')).origin,
+  });
+  const party = new Party(socket);
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => {
+      resolve();
+    });
+    socket.once('error', reject);
+  });
+  socket.send(JSON.stringify({ type: 'resume', after: null }));
+  await party.until(() => party.received.some((message) => message.type === 'resumed'));
+  return party;
+}
+
+describe('the video room', () => {
+  let online: MyAppointment;
+  let clinic: MyAppointment;
+  beforeAll(async () => {
+    const token = await patient();
+    online = okData<MyAppointment>(
+      await call(app, token, 'POST', '/health/me/appointments', {
+        doctorId: org.doctorA.id,
+        startAt: '2026-12-07T02:00:00Z',
+        reason: 'Video review',
+        place: 'ONLINE',
+      }),
+    );
+    clinic = okData<MyAppointment>(
+      await call(app, token, 'POST', '/health/me/appointments', {
+        doctorId: org.doctorA.id,
+        startAt: '2026-12-08T02:00:00Z',
+        reason: 'In person',
+        place: 'CLINIC',
+      }),
+    );
+  });
+
+  it('opens 10 minutes before the start and closes at the end, for the doctor and the patient only', async () => {
+    at('2026-12-07T01:49:00Z');
+    const room = okData<AppointmentVideo>(await call(app, await doctor(), 'GET', `/account/appointments/${online.id}/video`));
+    expect(room).toMatchObject({ role: 'DOCTOR', peerName: 'Hung Pham', isOpen: false, opensAt: '2026-12-07T01:50:00.000Z', closesAt: '2026-12-07T02:30:00.000Z' });
+    at('2026-12-07T01:50:00Z');
+    expect(okData<AppointmentVideo>(await call(app, await patient(), 'GET', `/health/me/appointments/${online.id}/video`))).toMatchObject({ role: 'PATIENT', isOpen: true });
+    const other = await logInAs(app, org.tenant.code, org.doctorA2);
+    expect(codeOf(await call(app, other, 'GET', `/account/appointments/${online.id}/video`))).toBe('video.notAParty');
+    const admin = await logInAs(app, org.tenant.code, adminLogin);
+    expect(codeOf(await call(app, admin, 'GET', `/account/appointments/${online.id}/video`))).toBe('video.notAParty');
+  });
+
+  it('relays offers, answers and candidates between the two parties, refuses anyone else, and ends for both on leave', async () => {
+    at('2026-12-07T01:55:00Z');
+    const doctorSocket = await connect(await doctor());
+    const patientSocket = await connect(await patient());
+    const intruder = await connect(await logInAs(app, org.tenant.code, org.doctorA2));
+    try {
+      doctorSocket.send(online.id, { kind: 'ready' });
+      await doctorSocket.until(() => doctorSocket.received.some((message) => message.type === 'callJoined'));
+      patientSocket.send(online.id, { kind: 'ready' });
+      await doctorSocket.until(() => doctorSocket.calls().some((signal) => signal.kind === 'ready'));
+      // An offer larger than a NOTIFY payload goes through the table, and keeps its order with what follows.
+      const sdp = `v=0\r\n${'a=x-padding:0123456789\r\n'.repeat(600)}`;
+      doctorSocket.send(online.id, { kind: 'description', session: 1, description: { type: 'offer', sdp } });
+      doctorSocket.send(online.id, {
+        kind: 'candidate',
+        session: 1,
+        candidate: { candidate: 'candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host', sdpMid: '0', sdpMLineIndex: 0 },
+      });
+      await patientSocket.until(() => patientSocket.calls().length >= 2);
+      expect(patientSocket.calls().map((signal) => signal.kind)).toEqual(['description', 'candidate']);
+      expect((patientSocket.calls()[0] as unknown as { description: { sdp: string } }).description.sdp).toBe(sdp);
+      patientSocket.send(online.id, { kind: 'description', session: 1, description: { type: 'answer', sdp: 'v=0\r\n' } });
+      await doctorSocket.until(() => doctorSocket.calls().some((signal) => signal.kind === 'description'));
+
+      // A third user is refused and hears nothing.
+      intruder.send(online.id, { kind: 'ready' });
+      intruder.send(online.id, { kind: 'description', session: 1, description: { type: 'offer', sdp: 'v=0\r\n' } });
+      await intruder.until(() => intruder.received.filter((message) => message.type === 'callRefused').length === 2);
+      expect(intruder.received.filter((message) => message.type === 'callRefused')).toEqual([
+        { type: 'callRefused', appointmentId: online.id, code: 'video.notAParty' },
+        { type: 'callRefused', appointmentId: online.id, code: 'video.notAParty' },
+      ]);
+      expect(intruder.calls()).toEqual([]);
+
+      // A clinic appointment has no call.
+      patientSocket.send(clinic.id, { kind: 'ready' });
+      await patientSocket.until(() => patientSocket.received.some((message) => message.type === 'callRefused'));
+      expect(patientSocket.received.find((message) => message.type === 'callRefused')).toMatchObject({ code: 'video.notOnline' });
+
+      patientSocket.send(online.id, { kind: 'leave' });
+      await doctorSocket.until(() => doctorSocket.calls().some((signal) => signal.kind === 'leave'));
+    } finally {
+      doctorSocket.socket.close();
+      patientSocket.socket.close();
+      intruder.socket.close();
+    }
+  });
+
+  it('refuses call messages once the room has closed', async () => {
+    at('2026-12-07T02:30:00Z');
+    expect(okData<AppointmentVideo>(await call(app, await doctor(), 'GET', `/account/appointments/${online.id}/video`)).isOpen).toBe(false);
+    const doctorSocket = await connect(await doctor());
+    try {
+      doctorSocket.send(online.id, { kind: 'ready' });
+      await doctorSocket.until(() => doctorSocket.received.some((message) => message.type === 'callRefused'));
+      expect(doctorSocket.received.find((message) => message.type === 'callRefused')).toMatchObject({ code: 'video.roomClosed' });
+    } finally {
+      doctorSocket.socket.close();
+    }
+  });
+});
