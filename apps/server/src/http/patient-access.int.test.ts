@@ -82,7 +82,7 @@ interface Fixture {
  * for a patient account a change through the profile of a patient it only follows (read only).
  */
 const isRefusal = (status: number, code: string | undefined) =>
-  (status === 403 && (code === 'auth.permissionDenied' || code === 'profile.readOnly')) || status === 404;
+  (status === 403 && (code === 'auth.permissionDenied' || code === 'profile.readOnly' || code === 'video.notAParty')) || status === 404;
 
 it('decides every patient-scoped route and /ws for every role and relation exactly as the one access rule says', async () => {
   const { database } = testDb;

@@ -19,6 +19,7 @@ import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import type { Page } from '../care-plan/store.js';
 import { findPatient } from '../patients/store.js';
+import { noticeAppointmentChange, type AppointmentChange } from './appointment-notices.js';
 import * as store from './appointment-store.js';
 import type { ScheduleEnvironment } from './service.js';
 import { calendarSchedules, type ScheduleRow } from './store.js';
@@ -36,6 +37,12 @@ const AUDIT_OF: Record<AppointmentTransition, AuditAction> = {
   hold: 'APPOINTMENT_HELD',
   complete: 'APPOINTMENT_COMPLETED',
   cancel: 'APPOINTMENT_CANCELED',
+};
+
+/** The transitions the patient and the doctor are told of by e-mail (check-in, start and hold are seen live). */
+const NOTICE_OF: Partial<Record<AppointmentTransition, AppointmentChange>> = {
+  complete: 'COMPLETED',
+  cancel: 'CANCELED',
 };
 
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
@@ -224,6 +231,7 @@ export function createAppointment(
         details: { appointmentId: id, doctorId: input.doctorId, startAt: slot.startAt.toISOString() },
         at: now,
       });
+      await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, 'BOOKED', auth.userId);
       const saved = await store.findAppointment(tx, id);
       if (saved === undefined) throw new AppError('appointment.notFound');
       return toAppointment(saved, now);
@@ -275,6 +283,7 @@ export function updateAppointment(
         details: { appointmentId: id, ...(slot === null ? {} : { movedTo: slot.startAt.toISOString() }) },
         at: now,
       });
+      await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, 'UPDATED', auth.userId);
       const saved = await store.findAppointment(tx, id);
       if (saved === undefined) throw new AppError('appointment.notFound');
       return toAppointment(saved, now);
@@ -319,6 +328,8 @@ export function transitionAppointment(
       details: { appointmentId: id, from: row.status, to: rule.to },
       at: now,
     });
+    const change = NOTICE_OF[input.action];
+    if (change !== undefined) await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, change, auth.userId);
     const saved = await store.findAppointment(tx, id);
     if (saved === undefined) throw new AppError('appointment.notFound');
     return toAppointment(saved, now);

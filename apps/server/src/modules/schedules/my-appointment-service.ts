@@ -17,6 +17,7 @@ import { recordAudit } from '../audit/store.js';
 import type { Page } from '../care-plan/store.js';
 import { assertProfileWritable, requireProfile } from '../followers/profile.js';
 import { bookableSlot, doctorSlots, guardSlot, toAppointment } from './appointment-service.js';
+import { noticeAppointmentChange } from './appointment-notices.js';
 import * as store from './appointment-store.js';
 import type { ScheduleEnvironment } from './service.js';
 
@@ -196,6 +197,7 @@ export function bookMyAppointment(
         details: { appointmentId: id, doctorId: input.doctorId, startAt: slot.startAt.toISOString(), byPatient: true },
         at: now,
       });
+      await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, 'BOOKED', auth.userId);
       const saved = await store.findAppointment(tx, id);
       if (saved === undefined) throw new AppError('appointment.notFound');
       return toMine(saved, now);
@@ -225,6 +227,7 @@ export function cancelMyAppointment(
       details: { appointmentId: id, from: row.status, to: 'CANCELED', byPatient: true },
       at: now,
     });
+    await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, 'CANCELED', auth.userId);
     const saved = await store.findAppointment(tx, id);
     if (saved === undefined) throw new AppError('appointment.notFound');
     return toMine(saved, now);

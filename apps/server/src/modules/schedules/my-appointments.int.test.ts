@@ -70,6 +70,13 @@ afterAll(async () => {
   await testDb.drop();
 });
 
+/** The appointment e-mails queued so far: recipient and purpose. */
+const mails = () =>
+  asOwner<{ recipient: string; purpose: string; subject: string }>(
+    testDb.ownerUrl,
+    `SELECT recipient, purpose, subject FROM outbox_messages WHERE purpose LIKE 'APPOINTMENT_%' OR purpose LIKE 'SCHEDULE_%' ORDER BY created_at, id`,
+  );
+
 describe('the patient app’s appointments', () => {
   it('offers the doctor’s free slots, books one, and shows it as booked; staff bookings show as invited, then updated', async () => {
     const token = await patient();
@@ -87,6 +94,11 @@ describe('the patient app’s appointments', () => {
     );
     expect(booked).toMatchObject({ appState: 'BOOKED', status: 'UPCOMING', place: 'ONLINE', paid: false, videoOpen: false });
     expect(booked.createdBy?.id).toBe(org.patientUser.id);
+    // The doctor heard of the schedule's approval, then of the booking; the patient booked it itself.
+    expect((await mails()).map((mail) => [mail.recipient, mail.purpose])).toEqual([
+      [org.doctorA.email, 'SCHEDULE_APPROVE'],
+      [org.doctorA.email, 'APPOINTMENT_BOOKED'],
+    ]);
     const after = okData<AppointmentSlot[]>(
       await call(app, token, 'GET', `/health/me/doctors/${org.doctorA.id}/slots?date=2026-12-02`),
     );
@@ -124,6 +136,10 @@ describe('the patient app’s appointments', () => {
     );
     const seen = okData<MyAppointment>(await call(app, token, 'GET', `/health/me/appointments/${invited.id}`));
     expect(seen.appState).toBe('INVITED');
+    // Booked by the doctor: the patient is told, at its account's address.
+    expect((await mails()).slice(2).map((mail) => [mail.recipient, mail.purpose])).toEqual([
+      [org.patientUser.email, 'APPOINTMENT_BOOKED'],
+    ]);
     clock.advance(60_000);
     okData(
       await call(app, await doctor(), 'PUT', `/account/appointments/${invited.id}`, {
@@ -163,6 +179,11 @@ describe('the patient app’s appointments', () => {
       [id],
     );
     expect(audit?.n).toBe(1);
+    // The move told the patient; the patient's cancellation tells the doctor.
+    expect((await mails()).slice(-2).map((mail) => [mail.recipient, mail.purpose])).toEqual([
+      [org.patientUser.email, 'APPOINTMENT_UPDATED'],
+      [org.doctorA.email, 'APPOINTMENT_CANCELED'],
+    ]);
   });
 
   it('keeps another patient’s appointments out of reach', async () => {

@@ -26,6 +26,7 @@ import { recordAudit, type AuditContext } from '../audit/store.js';
 import type { Page } from '../care-plan/store.js';
 import { comingInSchedule } from './appointment-store.js';
 import * as store from './store.js';
+import { noticeScheduleDecision, SCHEDULE_DECISIONS, type ScheduleDecisionKind } from './schedule-notices.js';
 
 /**
  * Doctor schedules (spec §4 doctor schedule): a doctor requests working hours (NEW), a center's
@@ -229,6 +230,8 @@ async function apply(
     details: { from: row.status, to: rule.to, ...(reason === null ? {} : { reason }) },
     at: now,
   });
+  if ((SCHEDULE_DECISIONS as readonly string[]).includes(transition))
+    await noticeScheduleDecision(tx, auth.tenantId, row, transition as ScheduleDecisionKind, rule.reason ? reason : null);
 }
 
 /** The doctor's own changes: withdraw a request (NEW or REJECTED), or ask to delete an approved one. */
