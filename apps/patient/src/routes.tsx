@@ -1,5 +1,6 @@
 import { Navigate, createBrowserRouter, type RouteObject } from 'react-router';
 import { alertsRoutes } from './features/alerts/routes';
+import { appointmentsRoutes } from './features/appointments/routes';
 import { authRoutes } from './features/auth/routes';
 import { carePlanRoutes } from './features/care-plan/routes';
 import { contactsRoutes } from './features/contacts/routes';
@@ -34,6 +35,7 @@ const signedIn: RouteObject[] = [
   ...doctorsRoutes,
   ...carePlanRoutes,
   ...medicalRecordsRoutes,
+  ...appointmentsRoutes,
 ];
 
 export function createAppRouter() {

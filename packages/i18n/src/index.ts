@@ -48,6 +48,8 @@ import enAppCarePlan from '../locales/en/appCarePlan.json' with { type: 'json' }
 import viAppDoctors from '../locales/vi/appDoctors.json' with { type: 'json' };
 import viCarePlan from '../locales/vi/carePlan.json' with { type: 'json' };
 import viAppCarePlan from '../locales/vi/appCarePlan.json' with { type: 'json' };
+import enAppAppointments from '../locales/en/appAppointments.json' with { type: 'json' };
+import viAppAppointments from '../locales/vi/appAppointments.json' with { type: 'json' };
 import enSchedules from '../locales/en/schedules.json' with { type: 'json' };
 import viSchedules from '../locales/vi/schedules.json' with { type: 'json' };
 import enPatientContacts from '../locales/en/patientContacts.json' with { type: 'json' };
@@ -72,7 +74,7 @@ export * from './languages.js';
  * pages and reports, `appEntry` manual and photo entry and visitor mode, `appAlerts` its alerts,
  * SOS and notifications, `appDevices` its watches and sync, `appContacts` followers, invitations and doctors, `appProfiles` sub-users and the profile switcher, `appDoctors` doctor search and care requests, `appSport` sport
  * modes and weight; `carePlan` the console's prescriptions, doses and adherence, `appCarePlan` the
- * app's prescriptions and today's doses; `schedules` the console's doctor schedules, their approval and calendars; `patientContacts` the console's
+ * app's prescriptions and today's doses, `appAppointments` the app's appointments (booking, list, detail, cancelling); `schedules` the console's doctor schedules, their approval and calendars; `patientContacts` the console's
  * followers and sub-users of a patient (apart from `patients`, which every area's first screen loads).
  */
 export const resources = {
@@ -102,6 +104,7 @@ export const resources = {
     appDoctors: enAppDoctors,
     carePlan: enCarePlan,
     appCarePlan: enAppCarePlan,
+    appAppointments: enAppAppointments,
     schedules: enSchedules,
     patientContacts: enPatientContacts,
   },
@@ -131,6 +134,7 @@ export const resources = {
     appDoctors: viAppDoctors,
     carePlan: viCarePlan,
     appCarePlan: viAppCarePlan,
+    appAppointments: viAppAppointments,
     schedules: viSchedules,
     patientContacts: viPatientContacts,
   },

@@ -46,6 +46,7 @@ export const NAMESPACES = [
   'appDoctors',
   'carePlan',
   'appCarePlan',
+  'appAppointments',
   'schedules',
   'patientContacts',
 ] as const;

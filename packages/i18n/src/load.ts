@@ -55,6 +55,7 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     appDoctors: () => import('../locales/en/appDoctors.json', { with: { type: 'json' } }),
     carePlan: () => import('../locales/en/carePlan.json', { with: { type: 'json' } }),
     appCarePlan: () => import('../locales/en/appCarePlan.json', { with: { type: 'json' } }),
+    appAppointments: () => import('../locales/en/appAppointments.json', { with: { type: 'json' } }),
     schedules: () => import('../locales/en/schedules.json', { with: { type: 'json' } }),
     patientContacts: () => import('../locales/en/patientContacts.json', { with: { type: 'json' } }),
   },
@@ -84,6 +85,7 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     appDoctors: () => import('../locales/vi/appDoctors.json', { with: { type: 'json' } }),
     carePlan: () => import('../locales/vi/carePlan.json', { with: { type: 'json' } }),
     appCarePlan: () => import('../locales/vi/appCarePlan.json', { with: { type: 'json' } }),
+    appAppointments: () => import('../locales/vi/appAppointments.json', { with: { type: 'json' } }),
     schedules: () => import('../locales/vi/schedules.json', { with: { type: 'json' } }),
     patientContacts: () => import('../locales/vi/patientContacts.json', { with: { type: 'json' } }),
   },
@@ -104,6 +106,7 @@ const EN_CA_LOADERS: Partial<Record<Namespace, () => Promise<{ default: Catalogu
   appProfiles: () => import('../locales/en-CA/appProfiles.json', { with: { type: 'json' } }),
   appDoctors: () => import('../locales/en-CA/appDoctors.json', { with: { type: 'json' } }),
   appCarePlan: () => import('../locales/en-CA/appCarePlan.json', { with: { type: 'json' } }),
+  appAppointments: () => import('../locales/en-CA/appAppointments.json', { with: { type: 'json' } }),
 };
 
 /** Canadian English's strings of a namespace, to lay over en's (empty when it has none). */

@@ -9,6 +9,7 @@ import { dateText, RatingStars, useDoctorLabels } from './doctor-labels';
 import { decideRequest, DOCTORS_KEY, doctorQuery, sendRequest } from './doctors-api';
 import { DoctorsNav } from './doctors-nav';
 import { useViewOnlyProfile, ViewOnlyNotice } from '../profiles/view-only';
+import { BookAppointmentCard } from '../appointments/book-appointment-card';
 
 const MESSAGE_MAX = 500;
 
@@ -157,7 +158,7 @@ function RequestCard({ doctor }: { doctor: AppDoctorDetail }) {
   );
 }
 
-/** /doctors/:id — a doctor's profile, and the request to them. */
+/** /doctors/:id — a doctor's profile, the request to them, and booking one of their free times. */
 export function DoctorDetailPage() {
   const { t, i18n } = useTranslation('appDoctors');
   const isReady = useDoctorLabels();
@@ -213,6 +214,7 @@ export function DoctorDetailPage() {
             </ul>
           </section>
           <RequestCard doctor={data} />
+          <BookAppointmentCard doctorId={data.id} />
         </>
       ) : null}
     </div>

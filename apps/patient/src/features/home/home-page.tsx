@@ -34,6 +34,7 @@ const QUICK_LINKS = [
   { to: '/weight', key: 'appHealth:home.weight' },
   { to: '/medicines', key: 'appCarePlan:entry' },
   { to: '/doctors', key: 'appDoctors:entry' },
+  { to: '/appointments', key: 'appAppointments:entry' },
   { to: '/records', key: 'appCarePlan:records.entry' },
 ] as const;
 
