@@ -15,6 +15,7 @@ import { RequireSession } from './features/session/require-session';
 import { SessionEndListener } from './features/session/session-end-listener';
 import { AppShell } from './features/shell/app-shell';
 import { sportRoutes } from './features/sport/routes';
+import { videoRoutes } from './features/video/routes';
 import { visitorRoutes } from './features/visitor/routes';
 
 /**
@@ -36,6 +37,7 @@ const signedIn: RouteObject[] = [
   ...carePlanRoutes,
   ...medicalRecordsRoutes,
   ...appointmentsRoutes,
+  ...videoRoutes,
 ];
 
 export function createAppRouter() {

@@ -122,5 +122,7 @@ export const LIVE_EVENT_TYPES = [
   'message.updated',
   /** A follower of the patient was confirmed, changed (hidden data kinds) or removed: refetch. */
   'follower.changed',
+  /** An appointment of the patient was booked, moved, cancelled or completed (payload: appointmentId, change, status). */
+  'appointment.changed',
 ] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];

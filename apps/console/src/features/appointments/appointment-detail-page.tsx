@@ -212,6 +212,9 @@ function AppointmentDetail({ appointment }: { appointment: Appointment }) {
       (status) => status === appointment.status,
     );
   const isUpcoming = appointment.status === 'UPCOMING';
+  const isOpenStatus = (['UPCOMING', 'WAITING_FOR_DOCTOR', 'EXAMINING', 'PENDING'] as const).some(
+    (status) => status === appointment.status,
+  );
 
   return (
     <Stack gap="lg" maw={980}>
@@ -229,6 +232,12 @@ function AppointmentDetail({ appointment }: { appointment: Appointment }) {
           </Group>
         </Stack>
         <Group gap="sm">
+          {/* An online appointment's doctor meets the patient in its video room. */}
+          {appointment.place === 'ONLINE' && isOwnDoctor && isOpenStatus ? (
+            <Button component={Link} to={areaPath(session.area, `appointments/${appointment.id}/video`)} color="teal">
+              {t('video.joinCall')}
+            </Button>
+          ) : null}
           {/* The sheet's code checks the patient in while the appointment still waits for it. */}
           {appointment.status === 'UPCOMING' || appointment.status === 'WAITING_FOR_DOCTOR' ? (
             <Button

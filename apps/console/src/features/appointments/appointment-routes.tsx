@@ -35,6 +35,10 @@ export const appointmentRoutes: RouteObject[] = [
         ),
       },
       {
+        path: ':appointmentId/video',
+        lazy: lazyPage(() => import('./video-room-page').then((m) => m.VideoRoomPage)),
+      },
+      {
         path: ':appointmentId/print',
         lazy: lazyPage(() => import('./appointment-print-page').then((m) => m.AppointmentPrintPage)),
       },

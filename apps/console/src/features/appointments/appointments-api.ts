@@ -3,6 +3,7 @@ import {
   appointmentCheckInTokenSchema,
   appointmentSchema,
   appointmentSlotSchema,
+  appointmentVideoSchema,
   pageOf,
   type AppointmentInput,
   type AppointmentStatus,
@@ -60,6 +61,15 @@ export const appointmentQuery = (id: string) =>
     queryKey: [...APPOINTMENTS_QUERY_ROOT, 'detail', id],
     queryFn: ({ signal }) => api.get(`/account/appointments/${enc(id)}`, { schema: appointmentSchema, signal }),
     meta: { errorDisplay: 'inline' },
+  });
+
+/** The video room of an online appointment (its doctor only); ICE credentials last a day. */
+export const appointmentVideoQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...APPOINTMENTS_QUERY_ROOT, 'video', id],
+    queryFn: ({ signal }) => api.get(`/account/appointments/${enc(id)}/video`, { schema: appointmentVideoSchema, signal }),
+    meta: { errorDisplay: 'inline' },
+    staleTime: 60_000,
   });
 
 /** A doctor's slots on a day (yyyy-MM-dd), free or not. */

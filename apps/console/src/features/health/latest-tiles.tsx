@@ -28,7 +28,14 @@ function formatValue(measure: Measure, value: number): string {
 }
 
 /** The latest value of each measure with its time, and the patient's vital status. */
-export function LatestTiles({ query }: { query: UseQueryResult<LatestReadings> }) {
+export function LatestTiles({
+  query,
+  narrow = false,
+}: {
+  query: UseQueryResult<LatestReadings>;
+  /** In a side panel (the video room): two tiles a row whatever the window. */
+  narrow?: boolean;
+}) {
   const { t } = useTranslation('health');
   if (query.isPending) return <LoadingState />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
@@ -67,7 +74,7 @@ export function LatestTiles({ query }: { query: UseQueryResult<LatestReadings> }
           {t('latest.empty')}
         </Text>
       ) : (
-        <SimpleGrid cols={{ base: 2, md: 5 }} spacing="sm">
+        <SimpleGrid cols={narrow ? 2 : { base: 2, md: 5 }} spacing="sm">
           {tiles.map((reading) => (
             <Paper
               key={reading.measure}

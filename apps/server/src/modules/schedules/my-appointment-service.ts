@@ -112,7 +112,7 @@ async function mine(
   const profile = await requireProfile(tx, environment.auth);
   if (options.lock === true) assertProfileWritable(profile);
   const row = await store.findAppointment(tx, id, options);
-  if (row === undefined || row.patient_id !== profile.patientId) throw new AppError('appointment.notFound');
+  if (row?.patient_id !== profile.patientId) throw new AppError('appointment.notFound');
   return row;
 }
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createTestApp } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
-import { createTenantUser } from '../../../test/factories.js';
+import type { createTenantUser } from '../../../test/factories.js';
 import { SESSION_COOKIE } from '../../http/access.js';
 import { ManualClock } from '../../lib/clock.js';
 import type { Page } from '../care-plan/store.js';
@@ -37,10 +37,10 @@ let adminLogin: Awaited<ReturnType<typeof createTenantUser>>;
 
 const patient = () => logInAs(app, org.tenant.code, org.patientUser);
 const doctor = () => logInAs(app, org.tenant.code, org.doctorA);
-const okData = <T>(response: LightMyRequestResponse): T => {
+function ok200(response: LightMyRequestResponse): LightMyRequestResponse {
   expect(response.statusCode, response.body).toBe(200);
-  return dataOf<T>(response);
-};
+  return response;
+}
 
 beforeAll(async () => {
   testDb = await createTestDatabase();
@@ -51,7 +51,7 @@ beforeAll(async () => {
   org = await careOrganisation(testDb);
   adminLogin = org.adminA;
   const doctorToken = await doctor();
-  const schedule = okData<DoctorSchedule>(
+  const schedule = dataOf<DoctorSchedule>(ok200(
     await call(app, doctorToken, 'POST', '/account/doctor/schedules', {
       kind: 'WEEKLY',
       startDate: '2026-12-01',
@@ -61,9 +61,9 @@ beforeAll(async () => {
       endTime: '12:00',
       slotMinutes: 30,
     }),
-  );
+  ));
   const admin = await logInAs(app, org.tenant.code, adminLogin);
-  okData(await call(app, admin, 'POST', '/account/schedules/decisions', { ids: [schedule.id], decision: 'APPROVE' }));
+  dataOf(ok200(await call(app, admin, 'POST', '/account/schedules/decisions', { ids: [schedule.id], decision: 'APPROVE' })));
 });
 afterAll(async () => {
   await app.close();
@@ -80,18 +80,18 @@ const mails = () =>
 describe('the patient app’s appointments', () => {
   it('offers the doctor’s free slots, books one, and shows it as booked; staff bookings show as invited, then updated', async () => {
     const token = await patient();
-    const slots = okData<AppointmentSlot[]>(
+    const slots = dataOf<AppointmentSlot[]>(ok200(
       await call(app, token, 'GET', `/health/me/doctors/${org.doctorA.id}/slots?date=2026-12-02`),
-    );
+    ));
     expect(slots).toHaveLength(8);
-    const booked = okData<MyAppointment>(
+    const booked = dataOf<MyAppointment>(ok200(
       await call(app, token, 'POST', '/health/me/appointments', {
         doctorId: org.doctorA.id,
         startAt: '2026-12-02T01:30:00Z',
         reason: 'Dizzy in the mornings',
         place: 'ONLINE',
       }),
-    );
+    ));
     expect(booked).toMatchObject({ appState: 'BOOKED', status: 'UPCOMING', place: 'ONLINE', paid: false, videoOpen: false });
     expect(booked.createdBy?.id).toBe(org.patientUser.id);
     // The doctor heard of the schedule's approval, then of the booking; the patient booked it itself.
@@ -99,9 +99,9 @@ describe('the patient app’s appointments', () => {
       [org.doctorA.email, 'SCHEDULE_APPROVE'],
       [org.doctorA.email, 'APPOINTMENT_BOOKED'],
     ]);
-    const after = okData<AppointmentSlot[]>(
+    const after = dataOf<AppointmentSlot[]>(ok200(
       await call(app, token, 'GET', `/health/me/doctors/${org.doctorA.id}/slots?date=2026-12-02`),
-    );
+    ));
     expect(after.find((slot) => slot.startAt === '2026-12-02T01:30:00.000Z')?.free).toBe(false);
     // The same slot again, and a slot that does not exist.
     expect(
@@ -125,7 +125,7 @@ describe('the patient app’s appointments', () => {
 
     // The operator side books one for the patient: invited; moved: updated.
     const doctorToken = await doctor();
-    const invited = okData<Appointment>(
+    const invited = dataOf<Appointment>(ok200(
       await call(app, doctorToken, 'POST', '/account/appointments', {
         patientId: org.patientA.id,
         doctorId: org.doctorA.id,
@@ -133,45 +133,45 @@ describe('the patient app’s appointments', () => {
         reason: 'Follow-up',
         place: 'CLINIC',
       }),
-    );
-    const seen = okData<MyAppointment>(await call(app, token, 'GET', `/health/me/appointments/${invited.id}`));
+    ));
+    const seen = dataOf<MyAppointment>(ok200(await call(app, token, 'GET', `/health/me/appointments/${invited.id}`)));
     expect(seen.appState).toBe('INVITED');
     // Booked by the doctor: the patient is told, at its account's address.
     expect((await mails()).slice(2).map((mail) => [mail.recipient, mail.purpose])).toEqual([
       [org.patientUser.email, 'APPOINTMENT_BOOKED'],
     ]);
     clock.advance(60_000);
-    okData(
+    dataOf(ok200(
       await call(app, await doctor(), 'PUT', `/account/appointments/${invited.id}`, {
         startAt: '2026-12-03T02:00:00Z',
         reason: 'Follow-up',
         place: 'CLINIC',
       }),
-    );
-    const page = okData<Page<MyAppointment>>(await call(app, await patient(), 'GET', '/health/me/appointments?when=upcoming'));
+    ));
+    const page = dataOf<Page<MyAppointment>>(ok200(await call(app, await patient(), 'GET', '/health/me/appointments?when=upcoming')));
     expect(page.items.map((item) => [item.id, item.appState])).toEqual([
       [booked.id, 'BOOKED'],
       [invited.id, 'UPDATED'],
     ]);
-    expect(okData<Page<MyAppointment>>(await call(app, await patient(), 'GET', '/health/me/appointments?when=past')).total).toBe(0);
+    expect(dataOf<Page<MyAppointment>>(ok200(await call(app, await patient(), 'GET', '/health/me/appointments?when=past'))).total).toBe(0);
   });
 
   it('cancels one still to come with a reason; it then shows as cancelled in the past', async () => {
     const token = await patient();
-    const page = okData<Page<MyAppointment>>(await call(app, token, 'GET', '/health/me/appointments'));
+    const page = dataOf<Page<MyAppointment>>(ok200(await call(app, token, 'GET', '/health/me/appointments')));
     const target = page.items.find((item) => item.appState === 'UPDATED');
     expect(target).toBeDefined();
     const id = target?.id ?? '';
     const empty = await call(app, token, 'POST', `/health/me/appointments/${id}/cancel`, { reason: ' ' });
     expect(empty.statusCode).toBe(400);
-    const canceled = okData<MyAppointment>(
+    const canceled = dataOf<MyAppointment>(ok200(
       await call(app, token, 'POST', `/health/me/appointments/${id}/cancel`, { reason: 'Travelling that week' }),
-    );
+    ));
     expect(canceled).toMatchObject({ appState: 'CANCELED', status: 'CANCELED', cancelReason: 'Travelling that week' });
     expect(
       codeOf(await call(app, token, 'POST', `/health/me/appointments/${id}/cancel`, { reason: 'Again' })),
     ).toBe('appointment.wrongState');
-    const past = okData<Page<MyAppointment>>(await call(app, token, 'GET', '/health/me/appointments?when=past'));
+    const past = dataOf<Page<MyAppointment>>(ok200(await call(app, token, 'GET', '/health/me/appointments?when=past')));
     expect(past.items.map((item) => item.id)).toEqual([id]);
     const [audit] = await asOwner<{ n: number }>(
       testDb.ownerUrl,
@@ -188,7 +188,7 @@ describe('the patient app’s appointments', () => {
 
   it('keeps another patient’s appointments out of reach', async () => {
     const doctorToken = await doctor();
-    const other = okData<Appointment>(
+    const other = dataOf<Appointment>(ok200(
       await call(app, doctorToken, 'POST', '/account/appointments', {
         patientId: org.patientA2.id,
         doctorId: org.doctorA.id,
@@ -196,14 +196,14 @@ describe('the patient app’s appointments', () => {
         reason: 'Someone else',
         place: 'CLINIC',
       }),
-    );
+    ));
     const token = await patient();
     expect(codeOf(await call(app, token, 'GET', `/health/me/appointments/${other.id}`))).toBe('appointment.notFound');
     expect(
       codeOf(await call(app, token, 'POST', `/health/me/appointments/${other.id}/cancel`, { reason: 'Not mine' })),
     ).toBe('appointment.notFound');
     expect(codeOf(await call(app, token, 'GET', `/health/me/appointments/${other.id}/video`))).toBe('appointment.notFound');
-    const page = okData<Page<MyAppointment>>(await call(app, token, 'GET', '/health/me/appointments'));
+    const page = dataOf<Page<MyAppointment>>(ok200(await call(app, token, 'GET', '/health/me/appointments')));
     expect(page.items.map((item) => item.id)).not.toContain(other.id);
   });
 });
@@ -259,30 +259,30 @@ describe('the video room', () => {
   let clinic: MyAppointment;
   beforeAll(async () => {
     const token = await patient();
-    online = okData<MyAppointment>(
+    online = dataOf<MyAppointment>(ok200(
       await call(app, token, 'POST', '/health/me/appointments', {
         doctorId: org.doctorA.id,
         startAt: '2026-12-07T02:00:00Z',
         reason: 'Video review',
         place: 'ONLINE',
       }),
-    );
-    clinic = okData<MyAppointment>(
+    ));
+    clinic = dataOf<MyAppointment>(ok200(
       await call(app, token, 'POST', '/health/me/appointments', {
         doctorId: org.doctorA.id,
         startAt: '2026-12-08T02:00:00Z',
         reason: 'In person',
         place: 'CLINIC',
       }),
-    );
+    ));
   });
 
   it('opens 10 minutes before the start and closes at the end, for the doctor and the patient only', async () => {
     at('2026-12-07T01:49:00Z');
-    const room = okData<AppointmentVideo>(await call(app, await doctor(), 'GET', `/account/appointments/${online.id}/video`));
+    const room = dataOf<AppointmentVideo>(ok200(await call(app, await doctor(), 'GET', `/account/appointments/${online.id}/video`)));
     expect(room).toMatchObject({ role: 'DOCTOR', peerName: 'Hung Pham', isOpen: false, opensAt: '2026-12-07T01:50:00.000Z', closesAt: '2026-12-07T02:30:00.000Z' });
     at('2026-12-07T01:50:00Z');
-    expect(okData<AppointmentVideo>(await call(app, await patient(), 'GET', `/health/me/appointments/${online.id}/video`))).toMatchObject({ role: 'PATIENT', isOpen: true });
+    expect(dataOf<AppointmentVideo>(ok200(await call(app, await patient(), 'GET', `/health/me/appointments/${online.id}/video`)))).toMatchObject({ role: 'PATIENT', isOpen: true });
     const other = await logInAs(app, org.tenant.code, org.doctorA2);
     expect(codeOf(await call(app, other, 'GET', `/account/appointments/${online.id}/video`))).toBe('video.notAParty');
     const admin = await logInAs(app, org.tenant.code, adminLogin);
@@ -339,7 +339,7 @@ describe('the video room', () => {
 
   it('refuses call messages once the room has closed', async () => {
     at('2026-12-07T02:30:00Z');
-    expect(okData<AppointmentVideo>(await call(app, await doctor(), 'GET', `/account/appointments/${online.id}/video`)).isOpen).toBe(false);
+    expect(dataOf<AppointmentVideo>(ok200(await call(app, await doctor(), 'GET', `/account/appointments/${online.id}/video`))).isOpen).toBe(false);
     const doctorSocket = await connect(await doctor());
     try {
       doctorSocket.send(online.id, { kind: 'ready' });
