@@ -10,7 +10,8 @@ import { poll } from './support/suite.js';
  * The video room of an online appointment (spec §2 video meeting room), in two browsers with
  * Chromium's fake camera and microphone: the demo doctor joins from the console and waits, the demo
  * patient joins from the app on a phone, and each receives the other's video (frames decoded, as the
- * connection's getStats counts them, and a picture in the video element); the doctor sees the
+ * connection's getStats counts them, and a picture in the video element); the doctor finds the
+ * appointment among today's on its home, and sees the
  * patient's latest vitals beside the call. The patient hangs up and the call ends for both. A third
  * user, the tenant's admin, is refused the room.
  */
@@ -61,7 +62,12 @@ describe('the video room', () => {
       const doctor = await driver.openPage();
       await driver.signIn(doctor, 'doctor@demo.example');
       await doctor.waitForURL('**/doctor');
-      await doctor.goto(`/doctor/appointments/${appointmentId}`);
+      // The doctor's home lists today's appointments: this one, online, opens its detail.
+      const today = doctor.getByTestId('today-appointments');
+      await poll(() => today.getByTestId('today-appointment').count()).toBeGreaterThan(0);
+      await screenshot(doctor, 'video-call-doctor-home');
+      await today.getByRole('link', { name: 'Hung Pham' }).first().click();
+      await doctor.waitForURL(`**/doctor/appointments/${appointmentId}`);
       await doctor.getByRole('link', { name: 'Join video call' }).click();
       await doctor.waitForURL(`**/doctor/appointments/${appointmentId}/video`);
       await doctor.getByRole('button', { name: 'Join the call' }).click();

@@ -1,5 +1,6 @@
 import type { LiveEvent } from '@rpm/contracts';
 import type { QueryClient } from '@tanstack/react-query';
+import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 import { queryKeysForEvent } from '../monitoring/query-keys';
 import { refreshPatientLists, refreshPatients } from '../patients/patients-api';
 
@@ -15,5 +16,9 @@ export function invalidateForEvent(queryClient: QueryClient, event: LiveEvent): 
     // The triage columns: what crossed (alerts) and the open ticket.
     refreshPatientLists(queryClient);
   }
+  // Booked, moved, cancelled or completed (also from the patient app): the appointment lists and
+  // details (appointments-api.ts APPOINTMENTS_QUERY_ROOT, named here so the first screen does not load that file).
+  if (event.type === 'appointment.changed')
+    void queryClient.invalidateQueries({ queryKey: [SESSION_QUERY_ROOT, 'appointments'] });
   for (const queryKey of queryKeysForEvent(event.type)) void queryClient.invalidateQueries({ queryKey });
 }

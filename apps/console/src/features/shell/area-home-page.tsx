@@ -21,6 +21,14 @@ const OwnLicenseNotice = lazy(() =>
   import('../doctors/own-license-notice').then((module) => ({ default: module.OwnLicenseNotice })),
 );
 
+/**
+ * Today's appointments on the triage home, for those who see appointments: loaded after the home is
+ * drawn, so the first screen does not carry the appointments' code and strings.
+ */
+const TodayAppointments = lazy(() =>
+  import('../appointments/today-appointments').then((module) => ({ default: module.TodayAppointments })),
+);
+
 /** The area home every role lands on after startup. */
 export function AreaHomePage() {
   const { t } = useTranslation();
@@ -93,6 +101,7 @@ export function AreaHomePage() {
  */
 function TriageHome() {
   const session = useSession();
+  const isDrawn = useMounted();
   const [scope, setScope] = useState(() => defaultScopeOf(session.user.role));
   return (
     <Stack gap="md">
@@ -102,6 +111,13 @@ function TriageHome() {
       <Can permission="user.view">
         <PatientWorklist scope={scope} />
       </Can>
+      {isDrawn ? (
+        <Can permission="appointment.view">
+          <Suspense fallback={null}>
+            <TodayAppointments />
+          </Suspense>
+        </Can>
+      ) : null}
       <Can permission="dashboard.view">
         <PatientDashboard listScope={scope} />
       </Can>

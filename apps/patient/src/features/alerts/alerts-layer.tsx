@@ -43,6 +43,11 @@ export function AlertsLayer() {
   const onEvent = useCallback(
     (event: LiveEvent) => {
       if (handleFollowed(event)) return;
+      // A booking, move, cancellation or completion by the health center shows at once.
+      if (event.type === 'appointment.changed') {
+        void queryClient.invalidateQueries({ queryKey: [SESSION_QUERY_ROOT, 'appointments'] });
+        return;
+      }
       if (!event.type.startsWith('alert.') && !event.type.startsWith('sos.')) return;
       void queryClient.invalidateQueries({ queryKey: ALERT_KEYS.notifications });
       // The home and health pages show the status and values that raised it.
@@ -64,6 +69,7 @@ export function AlertsLayer() {
     void queryClient.invalidateQueries({ queryKey: ALERT_KEYS.notifications });
     // What followed patients did while the socket was down.
     void queryClient.invalidateQueries({ queryKey: [SESSION_QUERY_ROOT, 'contacts'] });
+    void queryClient.invalidateQueries({ queryKey: [SESSION_QUERY_ROOT, 'appointments'] });
   }, [queryClient, refetchWaiting]);
   useLiveEvents(onEvent, onResumed);
 
