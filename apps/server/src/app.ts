@@ -33,6 +33,7 @@ import { medicalRecordMeRoutes } from './modules/patients/medical-records-routes
 import { patientAccountRoutes } from './modules/patients/routes.js';
 import { appointmentRoutes } from './modules/schedules/appointment-routes.js';
 import { myAppointmentRoutes } from './modules/schedules/my-appointment-routes.js';
+import { scheduleReportRoutes } from './modules/schedules/report-routes.js';
 import { scheduleRoutes } from './modules/schedules/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { levelRoutes } from './modules/levels/routes.js';
@@ -83,6 +84,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     patientAccountRoutes,
     doctorAccountRoutes,
     scheduleRoutes,
+    scheduleReportRoutes,
     appointmentRoutes,
     deviceAccountRoutes,
     importAccountRoutes,

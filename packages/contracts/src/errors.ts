@@ -264,6 +264,8 @@ export const ERROR_STATUS = {
   'schedule.reasonRequired': 400,
   /** Spec §8: cannot delete a schedule with existing appointments (cancel them first). */
   'schedule.hasAppointments': 409,
+  /** The statistical report: from after to, or more than SCHEDULE_REPORT_MAX_DAYS days apart. */
+  'schedule.reportRange': 400,
   'appointment.notFound': 404,
   /** The start is not a slot of an approved schedule of the doctor (or is in the past). */
   'appointment.notASlot': 400,

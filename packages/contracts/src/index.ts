@@ -40,3 +40,4 @@ export * from './care-plan-api.js';
 export * from './medical-records.js';
 export * from './schedules.js';
 export * from './appointments.js';
+export * from './schedule-report.js';

@@ -22,6 +22,7 @@ import { usePageTitle } from '../shell/use-page-title';
 import { ScheduleCalendar } from './schedule-calendar';
 import { ScheduleKindCell, ScheduleStatusBadge, scheduleDates, scheduleHours } from './schedule-badges';
 import { ScheduleRequestForm } from './schedule-request-form';
+import { ScheduleTabs } from './schedule-tabs';
 import {
   myScheduleListQuery,
   requestScheduleDeletion,
@@ -205,6 +206,7 @@ export function MySchedulePage() {
 
   return (
     <Stack gap="lg" maw={1280}>
+      <ScheduleTabs current="my-schedule" />
       <Group justify="space-between" align="flex-end">
         <Stack gap={2}>
           <Title order={1} fz={26}>

@@ -5,6 +5,7 @@ import { useOrgReach } from '../levels/use-org-reach';
 import { RecordFilter } from '../shell/data-table-filters';
 import { usePageTitle } from '../shell/use-page-title';
 import { ScheduleCalendar } from './schedule-calendar';
+import { ScheduleTabs } from './schedule-tabs';
 
 /** /<area>/working-calendar: the doctors' working hours of a center (or of every center seen). */
 export function WorkingCalendarPage() {
@@ -15,6 +16,7 @@ export function WorkingCalendarPage() {
   const [withPending, setWithPending] = useState(false);
   return (
     <Stack gap="lg" maw={1400}>
+      <ScheduleTabs current="working-calendar" />
       <Stack gap={2}>
         <Title order={1} fz={26}>
           {t('working.title')}

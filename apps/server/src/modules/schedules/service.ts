@@ -306,6 +306,42 @@ export function decideSchedules(
   });
 }
 
+/** One schedule's working period on one of its days, as instants (its wall-clock times in its zone). */
+export interface WorkingPeriod {
+  schedule: store.ScheduleRow;
+  /** The schedule's local day. */
+  date: string;
+  startAt: Date;
+  endAt: Date;
+}
+
+/**
+ * The working periods of `rows` on their local days from `from` to `to`: one per schedule and day
+ * of its weekdays between its dates, 08:00 staying 08:00 across a daylight-saving change (an
+ * ambiguous or skipped wall-clock time resolves as Temporal's 'compatible' does).
+ */
+export function workingPeriodsOf(rows: readonly store.ScheduleRow[], from: string, to: string): WorkingPeriod[] {
+  const periods: WorkingPeriod[] = [];
+  for (const row of rows) {
+    const weekdays = row.weekdays.map(Number);
+    const first = row.start_date > from ? row.start_date : from;
+    const last = row.end_date < to ? row.end_date : to;
+    for (
+      let day = Temporal.PlainDate.from(first);
+      Temporal.PlainDate.compare(day, Temporal.PlainDate.from(last)) <= 0;
+      day = day.add({ days: 1 })
+    ) {
+      if (!weekdays.includes(day.dayOfWeek)) continue;
+      const at = (time: string) =>
+        new Date(
+          day.toZonedDateTime({ timeZone: row.time_zone, plainTime: Temporal.PlainTime.from(time) }).epochMilliseconds,
+        );
+      periods.push({ schedule: row, date: day.toString(), startAt: at(row.start_time), endAt: at(row.end_time) });
+    }
+  }
+  return periods;
+}
+
 /**
  * GET /account/schedules/calendar: each working period between two days (the calendars' events),
  * as instants from the schedule's wall-clock times in its time zone (08:00 stays 08:00 across a
@@ -324,33 +360,19 @@ export function scheduleCalendar(
       centerId: query.centerId,
       withPending: query.withPending === 'true',
     });
-    const occurrences: ScheduleOccurrence[] = [];
-    for (const row of rows) {
-      const schedule = toSchedule(row, now);
-      const first = row.start_date > query.from ? row.start_date : query.from;
-      const last = row.end_date < query.to ? row.end_date : query.to;
-      for (
-        let day = Temporal.PlainDate.from(first);
-        Temporal.PlainDate.compare(day, Temporal.PlainDate.from(last)) <= 0;
-        day = day.add({ days: 1 })
-      ) {
-        if (!schedule.weekdays.includes(day.dayOfWeek)) continue;
-        const at = (time: string) =>
-          new Date(
-            day.toZonedDateTime({ timeZone: row.time_zone, plainTime: Temporal.PlainTime.from(time) })
-              .epochMilliseconds,
-          ).toISOString();
-        occurrences.push({
-          scheduleId: row.id,
-          doctor: { id: row.doctor_id, fullName: row.doctor_name },
-          date: day.toString(),
-          startAt: at(row.start_time),
-          endAt: at(row.end_time),
-          status: schedule.displayStatus,
-          slotMinutes: row.slot_minutes,
-        });
-      }
-    }
-    return occurrences.sort((a, b) => a.startAt.localeCompare(b.startAt));
+    const statusOf = new Map(rows.map((row) => [row.id, toSchedule(row, now).displayStatus]));
+    return workingPeriodsOf(rows, query.from, query.to)
+      .map(
+        (period): ScheduleOccurrence => ({
+          scheduleId: period.schedule.id,
+          doctor: { id: period.schedule.doctor_id, fullName: period.schedule.doctor_name },
+          date: period.date,
+          startAt: period.startAt.toISOString(),
+          endAt: period.endAt.toISOString(),
+          status: statusOf.get(period.schedule.id) ?? period.schedule.status,
+          slotMinutes: period.schedule.slot_minutes,
+        }),
+      )
+      .sort((a, b) => a.startAt.localeCompare(b.startAt));
   });
 }
