@@ -259,6 +259,14 @@ export type ScheduleDecisionResult = z.infer<typeof scheduleDecisionResultSchema
 
 export const scheduleDeletionRequestSchema = z.object({ reason: safeText().max(500).optional() });
 
+/**
+ * POST /account/doctor/schedules/:id/cancel-appointments: the open appointments still to come in
+ * one's own schedule are cancelled with one reason (the patients are told), so its deletion can be
+ * asked for (spec §8: a schedule with appointments cannot be deleted; cancel them first).
+ */
+export const scheduleAppointmentsCancelSchema = z.object({ reason: safeText().min(1).max(500) });
+export const scheduleAppointmentsCanceledSchema = z.object({ canceled: z.number().int().nonnegative() });
+
 export const scheduleCalendarQuerySchema = z
   .object({
     from: z.iso.date(),

@@ -8,7 +8,9 @@ import {
   type ScheduleStatus,
 } from '@rpm/contracts';
 import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../api/api-error';
 import { errorMessageFor } from '../../api/error-reaction';
+import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 import { formatDateTime } from '../../lib/format';
 import { messageText, notifySuccess } from '../../lib/notify';
 import type { Column } from '../shell/columns';
@@ -25,6 +27,7 @@ import { ScheduleRequestForm } from './schedule-request-form';
 import { ScheduleTabs } from './schedule-tabs';
 import {
   myScheduleListQuery,
+  cancelScheduleAppointments,
   requestScheduleDeletion,
   SCHEDULES_QUERY_ROOT,
   withdrawSchedule,
@@ -42,21 +45,38 @@ function AskDeletionDialog({ schedule, onClose }: { schedule: DoctorSchedule | n
   const { t } = useTranslation(['schedules', 'common']);
   const queryClient = useQueryClient();
   const [reason, setReason] = useState('');
+  const [cancelReason, setCancelReason] = useState('');
+  const [isCancelReasonMissing, setCancelReasonMissing] = useState(false);
   const ask = useMutation({
     mutationFn: ({ id, text }: { id: string; text: string }) => requestScheduleDeletion(id, text),
     meta: { errorDisplay: 'inline' },
     onSuccess: () => {
       notifySuccess(t('mine.deletionAsked'));
       void queryClient.invalidateQueries({ queryKey: SCHEDULES_QUERY_ROOT });
-      setReason('');
-      onClose();
+      close();
     },
   });
-  const close = () => {
+  // Spec §8: a schedule with appointments to come is not deleted; the doctor may cancel them first.
+  const hasAppointments = isApiError(ask.error) && ask.error.code === 'schedule.hasAppointments';
+  const cancelAll = useMutation({
+    mutationFn: ({ id, text }: { id: string; text: string }) => cancelScheduleAppointments(id, text),
+    meta: { errorDisplay: 'inline' },
+    onSuccess: (result) => {
+      notifySuccess(t('mine.appointmentsCanceled', { count: result.canceled }));
+      void queryClient.invalidateQueries({ queryKey: [SESSION_QUERY_ROOT, 'appointments'] });
+      setCancelReason('');
+      // The deletion is asked again at once: the hours are free now.
+      if (schedule) ask.mutate({ id: schedule.id, text: reason });
+    },
+  });
+  function close() {
     ask.reset();
+    cancelAll.reset();
     setReason('');
+    setCancelReason('');
+    setCancelReasonMissing(false);
     onClose();
-  };
+  }
   return (
     <Modal opened={schedule !== null} onClose={close} title={t('mine.askDeleteTitle')} centered>
       <Stack gap="md">
@@ -64,9 +84,50 @@ function AskDeletionDialog({ schedule, onClose }: { schedule: DoctorSchedule | n
           {schedule ? `${scheduleDates(schedule)}, ${scheduleHours(schedule)}. ` : ''}
           {t('mine.askDeleteText')}
         </Text>
-        {ask.isError ? (
+        {ask.isError && !hasAppointments ? (
           <Alert color="red" variant="light" role="alert">
             {messageText(errorMessageFor(ask.error))}
+          </Alert>
+        ) : null}
+        {hasAppointments ? (
+          <Alert color="orange" variant="light" role="alert" title={t('mine.hasAppointmentsTitle')} data-testid="has-appointments">
+            <Stack gap="sm">
+              <Text fz="sm">{t('mine.hasAppointmentsText')}</Text>
+              <Textarea
+                label={t('mine.cancelAllReason')}
+                value={cancelReason}
+                onChange={(event) => {
+                  setCancelReason(event.currentTarget.value);
+                  setCancelReasonMissing(false);
+                }}
+                error={isCancelReasonMissing ? t('common:form.required') : undefined}
+                autosize
+                minRows={2}
+                maxLength={500}
+                withAsterisk
+              />
+              {cancelAll.isError ? (
+                <Text fz="sm" c="red">
+                  {messageText(errorMessageFor(cancelAll.error))}
+                </Text>
+              ) : null}
+              <Group justify="flex-end">
+                <Button
+                  color="red"
+                  variant="light"
+                  loading={cancelAll.isPending}
+                  onClick={() => {
+                    if (cancelReason.trim() === '') {
+                      setCancelReasonMissing(true);
+                      return;
+                    }
+                    if (schedule) cancelAll.mutate({ id: schedule.id, text: cancelReason });
+                  }}
+                >
+                  {t('mine.cancelAll')}
+                </Button>
+              </Group>
+            </Stack>
           </Alert>
         ) : null}
         <Textarea

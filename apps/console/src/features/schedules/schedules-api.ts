@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import {
   doctorScheduleSchema,
   pageOf,
+  scheduleAppointmentsCanceledSchema,
   scheduleDecisionResultSchema,
   scheduleOccurrenceSchema,
   type SCHEDULE_SORT_FIELDS,
@@ -109,6 +110,15 @@ export function requestScheduleDeletion(id: string, reason: string) {
     {
       schema: doctorScheduleSchema,
     },
+  );
+}
+
+/** Cancels the open appointments still to come in one's own schedule, with one reason (the patients are told). */
+export function cancelScheduleAppointments(id: string, reason: string) {
+  return api.post(
+    `/account/doctor/schedules/${enc(id)}/cancel-appointments`,
+    { reason: reason.trim() },
+    { schema: scheduleAppointmentsCanceledSchema },
   );
 }
 

@@ -124,6 +124,22 @@ export async function comingInSchedule(
   return result.rows[0]?.n ?? 0;
 }
 
+/** The open appointments still to come in a schedule, locked for a change. */
+export async function lockComingInSchedule(
+  tx: TenantTransaction,
+  scheduleId: string,
+  now: Date,
+): Promise<{ id: string; patient_id: string; patient_user_id: string | null; status: string }[]> {
+  const result = await tx.execute<{ id: string; patient_id: string; patient_user_id: string | null; status: string }>(sql`
+    SELECT a.id, a.patient_id, patient.user_id AS patient_user_id, a.status FROM appointments a
+      JOIN patients patient ON patient.tenant_id = a.tenant_id AND patient.id = a.patient_id
+     WHERE a.schedule_id = ${scheduleId}::uuid AND a.status IN ('UPCOMING', 'WAITING_FOR_DOCTOR', 'PENDING')
+       AND a.ends_at > ${now.toISOString()}::timestamptz
+     ORDER BY a.starts_at
+       FOR UPDATE OF a`);
+  return result.rows;
+}
+
 /** Serialises bookings of one patient (the overlap check reads, then writes). */
 export async function lockPatientBookings(tx: TenantTransaction, patientId: string): Promise<void> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended('appointments:' || ${patientId}, 0))`);

@@ -350,3 +350,48 @@ describe('the video room', () => {
     }
   });
 });
+
+describe('a schedule with appointments to come', () => {
+  it('cancels them with one reason, telling each patient, and then may be asked for deletion', async () => {
+    const doctorToken = await doctor();
+    const mine = dataOf<{ items: DoctorSchedule[] }>(ok200(await call(app, doctorToken, 'GET', '/account/doctor/schedules')));
+    const schedule = mine.items.find((item) => item.status === 'APPROVED');
+    if (schedule === undefined) throw new Error('no approved schedule');
+    const booked = dataOf<Appointment>(
+      ok200(
+        await call(app, doctorToken, 'POST', '/account/appointments', {
+          patientId: org.patientA.id,
+          doctorId: org.doctorA.id,
+          startAt: '2026-12-09T02:00:00Z',
+          reason: 'Review',
+          place: 'CLINIC',
+        }),
+      ),
+    );
+    expect(codeOf(await call(app, doctorToken, 'POST', `/account/doctor/schedules/${schedule.id}/deletion`, {}))).toBe(
+      'schedule.hasAppointments',
+    );
+    // Another doctor cannot touch it; a reason is needed.
+    const other = await logInAs(app, org.tenant.code, org.doctorA2);
+    expect(
+      codeOf(await call(app, other, 'POST', `/account/doctor/schedules/${schedule.id}/cancel-appointments`, { reason: 'Not mine' })),
+    ).toBe('schedule.notFound');
+    expect((await call(app, doctorToken, 'POST', `/account/doctor/schedules/${schedule.id}/cancel-appointments`, { reason: '' })).statusCode).toBe(400);
+    const before = (await mails()).length;
+    const result = dataOf<{ canceled: number }>(
+      ok200(
+        await call(app, doctorToken, 'POST', `/account/doctor/schedules/${schedule.id}/cancel-appointments`, {
+          reason: 'The doctor is away that week',
+        }),
+      ),
+    );
+    // This one and the patient's clinic visit of the 8th; the online one of the 7th has ended.
+    expect(result.canceled).toBe(2);
+    const seen = dataOf<Appointment>(ok200(await call(app, doctorToken, 'GET', `/account/appointments/${booked.id}`)));
+    expect(seen).toMatchObject({ status: 'CANCELED', cancelReason: 'The doctor is away that week' });
+    const told = (await mails()).slice(before);
+    expect(told.length).toBe(result.canceled);
+    expect(told.every((mail) => mail.purpose === 'APPOINTMENT_CANCELED' && mail.recipient !== org.doctorA.email)).toBe(true);
+    ok200(await call(app, doctorToken, 'POST', `/account/doctor/schedules/${schedule.id}/deletion`, {}));
+  });
+});

@@ -1,6 +1,8 @@
 import {
   doctorScheduleSchema,
   pageOf,
+  scheduleAppointmentsCanceledSchema,
+  scheduleAppointmentsCancelSchema,
   scheduleCalendarQuerySchema,
   scheduleDecisionResultSchema,
   scheduleDecisionSchema,
@@ -17,6 +19,7 @@ import { requireAuth } from '../../http/access.js';
 import { auditContextOf } from '../../http/audit-context.js';
 import { ok } from '../../http/envelope.js';
 import {
+  cancelScheduleAppointments,
   decideSchedules,
   listMySchedules,
   listSchedules,
@@ -91,6 +94,23 @@ export const scheduleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await withdrawSchedule(environmentOf(request), request.params.id)),
+  );
+
+  app.post(
+    '/doctor/schedules/:id/cancel-appointments',
+    {
+      config: { access: 'appointment.schedule' },
+      schema: {
+        tags,
+        summary:
+          'Cancel, with one reason, the open appointments still to come in one’s own schedule (each patient is told by e-mail), so its deletion can be asked for (spec §8). One under examination is left to finish. appointment.reasonRequired, schedule.notFound (not the caller’s). Audited (APPOINTMENT_CANCELED each)',
+        params: idParams,
+        body: scheduleAppointmentsCancelSchema,
+        response: { 200: successEnvelope(scheduleAppointmentsCanceledSchema) },
+      },
+    },
+    async (request) =>
+      ok(await cancelScheduleAppointments(environmentOf(request), request.params.id, request.body.reason)),
   );
 
   app.post(

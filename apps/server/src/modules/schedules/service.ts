@@ -24,7 +24,8 @@ import { AppError } from '../../http/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
 import type { Page } from '../care-plan/store.js';
-import { comingInSchedule } from './appointment-store.js';
+import { noticeAppointmentChange } from './appointment-notices.js';
+import { comingInSchedule, lockComingInSchedule, updateAppointment as updateAppointmentRow } from './appointment-store.js';
 import * as store from './store.js';
 import { noticeScheduleDecision, SCHEDULE_DECISIONS, type ScheduleDecisionKind } from './schedule-notices.js';
 
@@ -374,5 +375,40 @@ export function scheduleCalendar(
         }),
       )
       .sort((a, b) => a.startAt.localeCompare(b.startAt));
+  });
+}
+
+/**
+ * POST /account/doctor/schedules/:id/cancel-appointments: cancels, with one reason, the open
+ * appointments still to come in the caller's own schedule (each audited, each patient told), so the
+ * schedule's deletion can be asked for (spec §8). An appointment under way (EXAMINING) is left to
+ * finish: the deletion stays refused until it has.
+ */
+export function cancelScheduleAppointments(
+  environment: ScheduleEnvironment,
+  id: string,
+  reason: string,
+): Promise<{ canceled: number }> {
+  const { auth } = environment;
+  const text = reason.trim();
+  if (text === '') throw new AppError('appointment.reasonRequired');
+  return withCaller(environment.database, auth, async (tx) => {
+    const row = await store.findSchedule(tx, id, { lock: true });
+    if (row?.doctor_id !== auth.userId) throw new AppError('schedule.notFound');
+    const now = environment.clock.now();
+    const coming = await lockComingInSchedule(tx, id, now);
+    for (const appointment of coming) {
+      await updateAppointmentRow(tx, appointment.id, { status: 'CANCELED', cancelReason: text, updatedAt: now });
+      await recordAudit(tx, auth.tenantId, environment.audit, {
+        action: 'APPOINTMENT_CANCELED',
+        subjectUserId: appointment.patient_user_id,
+        targetType: 'patient',
+        targetId: appointment.patient_id,
+        details: { appointmentId: appointment.id, from: appointment.status, to: 'CANCELED', scheduleId: id },
+        at: now,
+      });
+      await noticeAppointmentChange(tx, environment.database, auth.tenantId, appointment.id, 'CANCELED', auth.userId);
+    }
+    return { canceled: coming.length };
   });
 }
