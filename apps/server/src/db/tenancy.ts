@@ -1,6 +1,9 @@
 /**
  * Tables of the control plane: they hold no tenant's private data rows and are reached through
  * the system store only. Every other table is data plane and must carry tenant_id with row level
- * security ENABLE + FORCE and a tenant policy (checked by tenancy.test.ts).
+ * security ENABLE + FORCE and a tenant policy (checked by tenancy.test.ts). `call_signals` is the
+ * video calls' relay between server processes (migration 0046): SDP and ICE messages addressed to
+ * one account, read by the server only, kept 10 minutes, no health data; it lives in the platform
+ * database with the LISTEN channel that names its rows, whatever database the tenant's data is in.
  */
-export const CONTROL_PLANE_TABLES = ['tenants', 'tenant_settings', 'sessions', 'login_throttle', 'tenant_connections', 'tenant_email_templates', 'tenant_requests', 'platform_staff_tenants', 'send_quota_counters', 'schema_migrations'] as const;
+export const CONTROL_PLANE_TABLES = ['tenants', 'tenant_settings', 'sessions', 'login_throttle', 'tenant_connections', 'tenant_email_templates', 'tenant_requests', 'platform_staff_tenants', 'send_quota_counters', 'schema_migrations', 'call_signals'] as const;
