@@ -47,6 +47,8 @@ function Call({ room, onLeft }: { room: AppointmentVideo; onLeft: () => void }) 
   const [isMicOn, setMicOn] = useState(true);
   const [isCameraOn, setCameraOn] = useState(true);
   const [stats, setStats] = useState<CallStats | undefined>();
+  // The servers as they were on joining: a refetch (new TURN credentials) must not restart the call.
+  const [iceServers] = useState(room.iceServers);
 
   useEffect(() => {
     let isCancelled = false;
@@ -64,7 +66,7 @@ function Call({ room, onLeft }: { room: AppointmentVideo; onLeft: () => void }) 
         const created = new VideoCall({
           appointmentId: room.appointmentId,
           role: 'DOCTOR',
-          iceServers: room.iceServers,
+          iceServers,
           localStream: media,
           openSocket: () => new WebSocket(`${protocol}//${window.location.host}/ws`),
           onState: (next, detail) => {
@@ -87,7 +89,7 @@ function Call({ room, onLeft }: { room: AppointmentVideo; onLeft: () => void }) 
       call.current = undefined;
       for (const track of stream?.getTracks() ?? []) track.stop();
     };
-  }, [room.appointmentId, room.iceServers]);
+  }, [room.appointmentId, iceServers]);
 
   if (mediaError !== undefined) {
     return (
