@@ -1,8 +1,8 @@
 import { pickLanguage, type SupportedLanguage } from '@rpm/i18n';
 import { sql } from 'drizzle-orm';
-import { Temporal } from 'temporal-polyfill';
 import type { Database, TenantTransaction } from '../../db/database.js';
 import { fullName } from '../care-plan/store.js';
+import { fillText, zonedDateAndTime } from './message-text.js';
 import { enqueueMessage } from '../messaging/outbox-store.js';
 import { publishEvent } from '../realtime/publish.js';
 import { findTenantById } from '../tenants/store.js';
@@ -55,8 +55,6 @@ const TEXTS: Record<SupportedLanguage, Texts> = {
 /** The catalogue, for the test that checks every language has every text. */
 export const APPOINTMENT_NOTICE_CATALOGUE = TEXTS;
 
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{(\w+)\}/g, (placeholder, name: string) => values[name] ?? placeholder);
 
 export function renderAppointmentNotice(options: {
   change: AppointmentChange;
@@ -72,13 +70,13 @@ export function renderAppointmentNotice(options: {
   organization: string;
 }): { subject: string; body: string } {
   const texts = TEXTS[pickLanguage(options.language)];
-  const zoned = Temporal.Instant.fromEpochMilliseconds(options.startsAt.getTime()).toZonedDateTimeISO(options.timeZone);
+  const { date, time } = zonedDateAndTime(options.startsAt, options.timeZone);
   const values = {
     name: options.recipientName,
     patient: options.patientName,
     doctor: options.doctorName,
-    date: zoned.toPlainDate().toString().split('-').reverse().join('/'),
-    time: zoned.toPlainTime().toString({ smallestUnit: 'minute' }),
+    date,
+    time,
     zone: options.timeZone,
     place: texts[`place_${options.place}`],
     reason: options.reason,
@@ -86,8 +84,8 @@ export function renderAppointmentNotice(options: {
     organization: options.organization,
   };
   return {
-    subject: fill(texts[`subject_${options.change}`], values).replace(/[\r\n]+/g, ' '),
-    body: fill(texts[`body_${options.change}`] + texts.footer, values),
+    subject: fillText(texts[`subject_${options.change}`], values).replace(/[\r\n]+/g, ' '),
+    body: fillText(texts[`body_${options.change}`] + texts.footer, values),
   };
 }
 

@@ -1,10 +1,10 @@
 import { pickLanguage, type SupportedLanguage } from '@rpm/i18n';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { Temporal } from 'temporal-polyfill';
 import type { Database, TenantTransaction } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { fullName } from '../care-plan/store.js';
+import { fillText, zonedDateAndTime } from './message-text.js';
 import { definePeriodicTask } from '../jobs/registry.js';
 import { enqueueMessage } from '../messaging/outbox-store.js';
 import { activeTenantIds } from '../staff/store.js';
@@ -50,8 +50,6 @@ const TEXTS: Record<
 /** The catalogue, for the test that checks every language has every text. */
 export const APPOINTMENT_REMINDER_CATALOGUE = TEXTS;
 
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{(\w+)\}/g, (placeholder, name: string) => values[name] ?? placeholder);
 
 /** The reminder in the recipient's language, with the time in its zone (dd/MM/yyyy HH:mm). */
 export function renderAppointmentReminder(options: {
@@ -67,23 +65,21 @@ export function renderAppointmentReminder(options: {
   organization: string;
 }): { subject: string; body: string } {
   const texts = TEXTS[pickLanguage(options.language)];
-  const zoned = Temporal.Instant.fromEpochMilliseconds(options.startsAt.getTime()).toZonedDateTimeISO(
-    options.timeZone,
-  );
+  const { date, time } = zonedDateAndTime(options.startsAt, options.timeZone);
   const values = {
     name: options.recipientName,
     patient: options.patientName,
     doctor: options.doctorName,
-    date: zoned.toPlainDate().toString().split('-').reverse().join('/'),
-    time: zoned.toPlainTime().toString({ smallestUnit: 'minute' }),
+    date,
+    time,
     zone: options.timeZone,
     place: texts[`place_${options.place}`],
     reason: options.reason,
     organization: options.organization,
   };
   return {
-    subject: fill(texts[options.kind].subject, values).replace(/[\r\n]+/g, ' '),
-    body: fill(texts.body, values),
+    subject: fillText(texts[options.kind].subject, values).replace(/[\r\n]+/g, ' '),
+    body: fillText(texts.body, values),
   };
 }
 

@@ -185,6 +185,66 @@ async function visiblePatient(tx: TenantTransaction, patientId: string): Promise
   return { userId: row.patient.userId };
 }
 
+/**
+ * Books a free slot of the doctor for the patient in the caller's transaction (→ UPCOMING): the
+ * slot rules, the row, its audit row and the notices. The staff console's booking and the patient
+ * app's share it; `byPatient` marks the app's in the audit.
+ */
+export async function bookInTransaction(
+  tx: TenantTransaction,
+  environment: ScheduleEnvironment,
+  booking: {
+    patientId: string;
+    patientUserId: string | null;
+    doctorId: string;
+    startAt: Date;
+    reason: string;
+    note: string | undefined;
+    place: 'CLINIC' | 'PATIENT_ADDRESS' | 'ONLINE';
+    paid: boolean;
+    byPatient?: boolean;
+  },
+): Promise<store.AppointmentRow> {
+  const { auth, clock } = environment;
+  const slot = await bookableSlot(tx, environment, booking.doctorId, booking.patientId, booking.startAt, null);
+  const now = clock.now();
+  const id = uuidv7();
+  await store.insertAppointment(tx, {
+    tenantId: auth.tenantId,
+    id,
+    patientId: booking.patientId,
+    doctorId: booking.doctorId,
+    scheduleId: slot.scheduleId,
+    startsAt: slot.startAt,
+    endsAt: slot.endAt,
+    reason: booking.reason,
+    note: booking.note === undefined || booking.note === '' ? null : booking.note,
+    place: booking.place,
+    paid: booking.paid,
+    status: 'UPCOMING',
+    createdBy: auth.userId,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await recordAudit(tx, auth.tenantId, environment.audit, {
+    action: 'APPOINTMENT_CREATED',
+    subjectUserId: booking.patientUserId,
+    targetType: 'patient',
+    targetId: booking.patientId,
+    details: {
+      appointmentId: id,
+      doctorId: booking.doctorId,
+      startAt: slot.startAt.toISOString(),
+      ...(booking.byPatient === true ? { byPatient: true } : {}),
+    },
+    at: now,
+  });
+  await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, 'BOOKED', auth.userId);
+  const saved = await store.findAppointment(tx, id);
+  if (saved === undefined) throw new AppError('appointment.notFound');
+  return saved;
+}
+
 /** POST /account/appointments: a patient's visit in a free slot of the doctor. */
 export function createAppointment(
   environment: ScheduleEnvironment,
@@ -196,44 +256,17 @@ export function createAppointment(
   return guardSlot(() =>
     withCaller(environment.database, auth, async (tx) => {
       const patient = await visiblePatient(tx, input.patientId);
-      const slot = await bookableSlot(
-        tx,
-        environment,
-        input.doctorId,
-        input.patientId,
-        new Date(input.startAt),
-        null,
-      );
-      const now = clock.now();
-      const id = uuidv7();
-      await store.insertAppointment(tx, {
-        tenantId: auth.tenantId,
-        id,
+      const saved = await bookInTransaction(tx, environment, {
         patientId: input.patientId,
+        patientUserId: patient.userId,
         doctorId: input.doctorId,
-        scheduleId: slot.scheduleId,
-        startsAt: slot.startAt,
-        endsAt: slot.endAt,
+        startAt: new Date(input.startAt),
         reason: input.reason,
-        note: input.note === undefined || input.note === '' ? null : input.note,
+        note: input.note,
         place: input.place ?? 'CLINIC',
         paid: input.paid ?? false,
-        status: 'UPCOMING',
-        createdBy: auth.userId,
-        createdAt: now,
-        updatedAt: now,
       });
-      await recordAudit(tx, auth.tenantId, environment.audit, {
-        action: 'APPOINTMENT_CREATED',
-        subjectUserId: patient.userId,
-        targetType: 'patient',
-        targetId: input.patientId,
-        details: { appointmentId: id, doctorId: input.doctorId, startAt: slot.startAt.toISOString() },
-        at: now,
-      });
-      await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, 'BOOKED', auth.userId);
-      const saved = await store.findAppointment(tx, id);
-      if (saved === undefined) throw new AppError('appointment.notFound');
+      const now = clock.now();
       return toAppointment(saved, now);
     }),
   );

@@ -8,7 +8,6 @@ import {
   type MyAppointmentListQuery,
 } from '@rpm/contracts';
 import { sql } from 'drizzle-orm';
-import { uuidv7 } from 'uuidv7';
 import { withCaller } from '../../db/caller.js';
 import type { TenantTransaction } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
@@ -16,7 +15,7 @@ import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import type { Page } from '../care-plan/store.js';
 import { assertProfileWritable, requireProfile } from '../followers/profile.js';
-import { bookableSlot, doctorSlots, guardSlot, toAppointment } from './appointment-service.js';
+import { bookInTransaction, doctorSlots, guardSlot, toAppointment } from './appointment-service.js';
 import { noticeAppointmentChange } from './appointment-notices.js';
 import * as store from './appointment-store.js';
 import type { ScheduleEnvironment } from './service.js';
@@ -162,44 +161,18 @@ export function bookMyAppointment(
         sql`SELECT id FROM users WHERE id = ${input.doctorId}::uuid AND role = 'DOCTOR' AND status = 'ACTIVE' AND deleted_at IS NULL`,
       );
       if (doctor.rows.length === 0) throw new AppError('appointment.notASlot');
-      const slot = await bookableSlot(
-        tx,
-        environment,
-        input.doctorId,
-        profile.patientId,
-        new Date(input.startAt),
-        null,
-      );
-      const now = clock.now();
-      const id = uuidv7();
-      await store.insertAppointment(tx, {
-        tenantId: auth.tenantId,
-        id,
+      const saved = await bookInTransaction(tx, environment, {
         patientId: profile.patientId,
+        patientUserId: auth.userId,
         doctorId: input.doctorId,
-        scheduleId: slot.scheduleId,
-        startsAt: slot.startAt,
-        endsAt: slot.endAt,
+        startAt: new Date(input.startAt),
         reason: input.reason,
-        note: input.note === undefined || input.note === '' ? null : input.note,
+        note: input.note,
         place: input.place ?? 'CLINIC',
         paid: false,
-        status: 'UPCOMING',
-        createdBy: auth.userId,
-        createdAt: now,
-        updatedAt: now,
+        byPatient: true,
       });
-      await recordAudit(tx, auth.tenantId, environment.audit, {
-        action: 'APPOINTMENT_CREATED',
-        subjectUserId: auth.userId,
-        targetType: 'patient',
-        targetId: profile.patientId,
-        details: { appointmentId: id, doctorId: input.doctorId, startAt: slot.startAt.toISOString(), byPatient: true },
-        at: now,
-      });
-      await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, 'BOOKED', auth.userId);
-      const saved = await store.findAppointment(tx, id);
-      if (saved === undefined) throw new AppError('appointment.notFound');
+      const now = clock.now();
       return toMine(saved, now);
     }),
   );

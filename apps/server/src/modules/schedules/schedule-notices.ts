@@ -2,6 +2,7 @@ import { pickLanguage, type SupportedLanguage } from '@rpm/i18n';
 import { sql } from 'drizzle-orm';
 import type { TenantTransaction } from '../../db/database.js';
 import { enqueueMessage } from '../messaging/outbox-store.js';
+import { fillText } from './message-text.js';
 import type { ScheduleRow } from './store.js';
 
 /**
@@ -45,8 +46,6 @@ const TEXTS: Record<SupportedLanguage, Texts> = {
 /** The catalogue, for the test that checks every language has every text. */
 export const SCHEDULE_NOTICE_CATALOGUE = TEXTS;
 
-const fill = (template: string, values: Record<string, string>) =>
-  template.replace(/\{(\w+)\}/g, (placeholder, name: string) => values[name] ?? placeholder);
 const dayText = (day: string) => day.split('-').reverse().join('/');
 
 export function renderScheduleNotice(options: {
@@ -57,7 +56,7 @@ export function renderScheduleNotice(options: {
   reason: string | null;
 }): { subject: string; body: string } {
   const texts = TEXTS[pickLanguage(options.language)];
-  const hours = fill(texts.hours, {
+  const hours = fillText(texts.hours, {
     from: dayText(options.schedule.start_date),
     to: dayText(options.schedule.end_date),
     start: options.schedule.start_time.slice(0, 5),
@@ -67,7 +66,7 @@ export function renderScheduleNotice(options: {
   const values = { name: options.doctorName, hours, reason: options.reason ?? '' };
   return {
     subject: texts[`subject_${options.decision}`],
-    body: fill(texts[`body_${options.decision}`] + (options.reason === null ? '' : texts.reasonLine), values),
+    body: fillText(texts[`body_${options.decision}`] + (options.reason === null ? '' : texts.reasonLine), values),
   };
 }
 
