@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { AppointmentVideo } from '@rpm/contracts';
-import { VideoCall, type CallState, type CallStats } from '@rpm/video-call';
+import type { CallState } from '@rpm/video-call';
+import { useVideoCall } from '@rpm/video-call/react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { formatDateTime, formatNumber } from '../../lib/format';
@@ -26,6 +27,12 @@ const STATE_COLORS: Record<CallState, string> = {
   refused: 'red',
 };
 
+/** The live channel, with the console's session cookie. */
+function openLiveSocket(): WebSocket {
+  const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return new WebSocket(`${protocol}//${window.location.host}/ws`);
+}
+
 /** The patient's latest vitals beside the call, refreshed every 30 seconds. */
 function VitalsPanel({ patientId }: { patientId: string }) {
   const latest = useQuery({ ...latestReadingsQuery(patientId), refetchInterval: 30_000 });
@@ -39,57 +46,13 @@ function VitalsPanel({ patientId }: { patientId: string }) {
 /** The call itself: the camera and microphone, the two videos, the controls and the link quality. */
 function Call({ room, onLeft }: { room: AppointmentVideo; onLeft: () => void }) {
   const { t } = useTranslation('schedules');
-  const localVideo = useRef<HTMLVideoElement>(null);
-  const remoteVideo = useRef<HTMLVideoElement>(null);
-  const call = useRef<VideoCall | undefined>(undefined);
-  const [state, setState] = useState<{ state: CallState; detail?: string }>({ state: 'connecting' });
-  const [mediaError, setMediaError] = useState<string | undefined>();
-  const [isMicOn, setMicOn] = useState(true);
-  const [isCameraOn, setCameraOn] = useState(true);
-  const [stats, setStats] = useState<CallStats | undefined>();
-  // The servers as they were on joining: a refetch (new TURN credentials) must not restart the call.
-  const [iceServers] = useState(room.iceServers);
-
-  useEffect(() => {
-    let isCancelled = false;
-    let stream: MediaStream | undefined;
-    void navigator.mediaDevices
-      .getUserMedia({ video: true, audio: true })
-      .then((media) => {
-        if (isCancelled) {
-          for (const track of media.getTracks()) track.stop();
-          return;
-        }
-        stream = media;
-        if (localVideo.current) localVideo.current.srcObject = media;
-        const protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
-        const created = new VideoCall({
-          appointmentId: room.appointmentId,
-          role: 'DOCTOR',
-          iceServers,
-          localStream: media,
-          openSocket: () => new WebSocket(`${protocol}//${window.location.host}/ws`),
-          onState: (next, detail) => {
-            setState({ state: next, detail });
-          },
-          onRemoteStream: (remote) => {
-            if (remoteVideo.current) remoteVideo.current.srcObject = remote;
-          },
-          onStats: setStats,
-        });
-        call.current = created;
-        created.start();
-      })
-      .catch((error: unknown) => {
-        setMediaError(error instanceof DOMException ? error.name : 'Error');
-      });
-    return () => {
-      isCancelled = true;
-      call.current?.dispose();
-      call.current = undefined;
-      for (const track of stream?.getTracks() ?? []) track.stop();
-    };
-  }, [room.appointmentId, iceServers]);
+  const call = useVideoCall({
+    appointmentId: room.appointmentId,
+    role: 'DOCTOR',
+    iceServers: room.iceServers,
+    openSocket: openLiveSocket,
+  });
+  const { state, stats, mediaError, isOver } = call;
 
   if (mediaError !== undefined) {
     return (
@@ -98,14 +61,13 @@ function Call({ room, onLeft }: { room: AppointmentVideo; onLeft: () => void }) 
       </Alert>
     );
   }
-  const isOver = state.state === 'ended' || state.state === 'refused';
   return (
     <Stack gap="sm">
       <Group gap="sm">
-        <Badge color={STATE_COLORS[state.state]} variant="light" tt="none" data-testid="call-state" data-state={state.state}>
-          {t(`video.state.${state.state}`, { name: room.peerName })}
+        <Badge color={STATE_COLORS[state]} variant="light" tt="none" data-testid="call-state" data-state={state}>
+          {t(`video.state.${state}`, { name: room.peerName })}
         </Badge>
-        {stats !== undefined && state.state === 'connected' ? (
+        {stats !== undefined && state === 'connected' ? (
           <Text fz="xs" c="dimmed" data-testid="call-stats" data-frames={stats.framesDecoded}>
             {t('video.stats', {
               frames: formatNumber(stats.framesDecoded, 0),
@@ -116,14 +78,14 @@ function Call({ room, onLeft }: { room: AppointmentVideo; onLeft: () => void }) 
           </Text>
         ) : null}
       </Group>
-      {state.state === 'refused' ? (
+      {state === 'refused' ? (
         <Alert color="red" variant="light" role="alert">
-          {messageText({ key: `errors:${state.detail ?? 'common.default'}` })}
+          {messageText({ key: `errors:${call.detail ?? 'common.default'}` })}
         </Alert>
       ) : null}
       <div style={{ position: 'relative', background: '#101418', borderRadius: 8, aspectRatio: '16 / 9', overflow: 'hidden' }}>
         <video
-          ref={remoteVideo}
+          ref={call.remoteVideo}
           autoPlay
           playsInline
           data-testid="remote-video"
@@ -131,7 +93,7 @@ function Call({ room, onLeft }: { room: AppointmentVideo; onLeft: () => void }) 
           style={{ width: '100%', height: '100%', objectFit: 'contain' }}
         />
         <video
-          ref={localVideo}
+          ref={call.localVideo}
           autoPlay
           playsInline
           muted
@@ -142,37 +104,31 @@ function Call({ room, onLeft }: { room: AppointmentVideo; onLeft: () => void }) 
       </div>
       <Group gap="sm">
         <Button
-          variant={isMicOn ? 'default' : 'filled'}
-          color={isMicOn ? undefined : 'orange'}
-          aria-pressed={!isMicOn}
+          variant={call.isMicOn ? 'default' : 'filled'}
+          color={call.isMicOn ? undefined : 'orange'}
+          aria-pressed={!call.isMicOn}
           disabled={isOver}
-          onClick={() => {
-            call.current?.setMicrophoneOn(!isMicOn);
-            setMicOn(!isMicOn);
-          }}
+          onClick={call.toggleMic}
         >
-          {isMicOn ? t('video.mute') : t('video.unmute')}
+          {call.isMicOn ? t('video.mute') : t('video.unmute')}
         </Button>
         <Button
-          variant={isCameraOn ? 'default' : 'filled'}
-          color={isCameraOn ? undefined : 'orange'}
-          aria-pressed={!isCameraOn}
+          variant={call.isCameraOn ? 'default' : 'filled'}
+          color={call.isCameraOn ? undefined : 'orange'}
+          aria-pressed={!call.isCameraOn}
           disabled={isOver}
-          onClick={() => {
-            call.current?.setCameraOn(!isCameraOn);
-            setCameraOn(!isCameraOn);
-          }}
+          onClick={call.toggleCamera}
         >
-          {isCameraOn ? t('video.cameraOff') : t('video.cameraOn')}
+          {call.isCameraOn ? t('video.cameraOff') : t('video.cameraOn')}
         </Button>
-        <Button variant="default" disabled={isOver} onClick={() => call.current?.reconnect()}>
+        <Button variant="default" disabled={isOver} onClick={call.reconnect}>
           {t('video.reconnect')}
         </Button>
         <Button
           color="red"
           disabled={isOver}
           onClick={() => {
-            call.current?.hangUp();
+            call.hangUp();
             onLeft();
           }}
         >

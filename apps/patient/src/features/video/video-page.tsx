@@ -1,7 +1,7 @@
 import { appointmentVideoSchema, LIVE_BEARER_PROTOCOL, type AppointmentVideo } from '@rpm/contracts';
-import { VideoCall, type CallState, type CallStats } from '@rpm/video-call';
+import { useVideoCall } from '@rpm/video-call/react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api } from '../../api/client';
@@ -38,68 +38,25 @@ function useNow(intervalMs = 15_000): number {
 
 function Call({ room, onLeft }: { room: AppointmentVideo; onLeft: () => void }) {
   const { t, i18n } = useTranslation('appAppointments');
-  const localVideo = useRef<HTMLVideoElement>(null);
-  const remoteVideo = useRef<HTMLVideoElement>(null);
-  const call = useRef<VideoCall | undefined>(undefined);
-  const [state, setState] = useState<{ state: CallState; detail?: string }>({ state: 'connecting' });
-  const [mediaError, setMediaError] = useState<string | undefined>();
-  const [isMicOn, setMicOn] = useState(true);
-  const [isCameraOn, setCameraOn] = useState(true);
-  const [stats, setStats] = useState<CallStats | undefined>();
-  // The servers as they were on joining: a refetch (new TURN credentials) must not restart the call.
-  const [iceServers] = useState(room.iceServers);
+  const call = useVideoCall({
+    appointmentId: room.appointmentId,
+    role: 'PATIENT',
+    iceServers: room.iceServers,
+    openSocket,
+    video: { facingMode: 'user' },
+  });
+  const { state, stats, isOver } = call;
 
-  useEffect(() => {
-    let isCancelled = false;
-    let stream: MediaStream | undefined;
-    void navigator.mediaDevices
-      .getUserMedia({ video: { facingMode: 'user' }, audio: true })
-      .then((media) => {
-        if (isCancelled) {
-          for (const track of media.getTracks()) track.stop();
-          return;
-        }
-        stream = media;
-        if (localVideo.current) localVideo.current.srcObject = media;
-        const created = new VideoCall({
-          appointmentId: room.appointmentId,
-          role: 'PATIENT',
-          iceServers,
-          localStream: media,
-          openSocket,
-          onState: (next, detail) => {
-            setState({ state: next, detail });
-          },
-          onRemoteStream: (remote) => {
-            if (remoteVideo.current) remoteVideo.current.srcObject = remote;
-          },
-          onStats: setStats,
-        });
-        call.current = created;
-        created.start();
-      })
-      .catch((error: unknown) => {
-        setMediaError(error instanceof DOMException ? error.name : 'Error');
-      });
-    return () => {
-      isCancelled = true;
-      call.current?.dispose();
-      call.current = undefined;
-      for (const track of stream?.getTracks() ?? []) track.stop();
-    };
-  }, [room.appointmentId, iceServers]);
-
-  if (mediaError !== undefined)
-    return <Alert>{t(mediaError === 'NotAllowedError' ? 'video.mediaDenied' : 'video.mediaMissing')}</Alert>;
-  const isOver = state.state === 'ended' || state.state === 'refused';
+  if (call.mediaError !== undefined)
+    return <Alert>{t(call.mediaError === 'NotAllowedError' ? 'room.mediaDenied' : 'room.mediaMissing')}</Alert>;
   const number = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 0 });
   return (
     <section aria-label={t('room.callRegion')}>
       <p className="video-status" role="status">
-        <span className={`badge video-state-${state.state}`} data-testid="call-state" data-state={state.state}>
-          {t(`room.state.${state.state}`, { name: room.peerName })}
+        <span className={`badge video-state-${state}`} data-testid="call-state" data-state={state}>
+          {t(`room.state.${state}`, { name: room.peerName })}
         </span>
-        {stats !== undefined && state.state === 'connected' ? (
+        {stats !== undefined && state === 'connected' ? (
           <span className="video-stats" data-testid="call-stats" data-frames={stats.framesDecoded}>
             {t('room.stats', {
               frames: number.format(stats.framesDecoded),
@@ -108,10 +65,10 @@ function Call({ room, onLeft }: { room: AppointmentVideo; onLeft: () => void }) 
           </span>
         ) : null}
       </p>
-      {state.state === 'refused' ? <Alert>{t(`errors:${state.detail ?? 'common.default'}`)}</Alert> : null}
+      {state === 'refused' ? <Alert>{t(`errors:${call.detail ?? 'common.default'}`)}</Alert> : null}
       <div className="video-stage">
         <video
-          ref={remoteVideo}
+          ref={call.remoteVideo}
           className="video-remote"
           autoPlay
           playsInline
@@ -119,7 +76,7 @@ function Call({ room, onLeft }: { room: AppointmentVideo; onLeft: () => void }) 
           aria-label={t('room.remoteVideo', { name: room.peerName })}
         />
         <video
-          ref={localVideo}
+          ref={call.localVideo}
           className="video-local"
           autoPlay
           playsInline
@@ -131,27 +88,21 @@ function Call({ room, onLeft }: { room: AppointmentVideo; onLeft: () => void }) 
       <div className="video-controls">
         <button
           type="button"
-          aria-pressed={!isMicOn}
+          aria-pressed={!call.isMicOn}
           disabled={isOver}
-          onClick={() => {
-            call.current?.setMicrophoneOn(!isMicOn);
-            setMicOn(!isMicOn);
-          }}
+          onClick={call.toggleMic}
         >
-          {isMicOn ? t('room.mute') : t('room.unmute')}
+          {call.isMicOn ? t('room.mute') : t('room.unmute')}
         </button>
         <button
           type="button"
-          aria-pressed={!isCameraOn}
+          aria-pressed={!call.isCameraOn}
           disabled={isOver}
-          onClick={() => {
-            call.current?.setCameraOn(!isCameraOn);
-            setCameraOn(!isCameraOn);
-          }}
+          onClick={call.toggleCamera}
         >
-          {isCameraOn ? t('room.cameraOff') : t('room.cameraOn')}
+          {call.isCameraOn ? t('room.cameraOff') : t('room.cameraOn')}
         </button>
-        <button type="button" disabled={isOver} onClick={() => call.current?.reconnect()}>
+        <button type="button" disabled={isOver} onClick={call.reconnect}>
           {t('room.reconnect')}
         </button>
         <button
@@ -159,7 +110,7 @@ function Call({ room, onLeft }: { room: AppointmentVideo; onLeft: () => void }) 
           className="danger"
           disabled={isOver}
           onClick={() => {
-            call.current?.hangUp();
+            call.hangUp();
             onLeft();
           }}
         >
