@@ -15,3 +15,14 @@ export const events = pgTable(
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );
+
+/**
+ * Video call signalling relayed between server processes (migration 0046; realtime/call-relay.ts
+ * writes and reads it with SQL): a control-plane table, no tenant rows.
+ */
+export const callSignals = pgTable('call_signals', {
+  id: bigint({ mode: 'number' }).generatedAlwaysAsIdentity().primaryKey(),
+  recipientUserId: uuid('recipient_user_id').notNull(),
+  message: jsonb().$type<Record<string, unknown>>().notNull(),
+  createdAt: timestamps('created_at').notNull().defaultNow(),
+});
