@@ -400,6 +400,28 @@ export function listAppointments(
   });
 }
 
+/** The audit row of one appointment read (the console's detail and the app's). */
+export function recordAppointmentViewed(
+  tx: TenantTransaction,
+  environment: ScheduleEnvironment,
+  row: store.AppointmentRow,
+  now: Date,
+): Promise<void> {
+  return recordPatientReads(
+    tx,
+    environment.auth.tenantId,
+    environment.audit,
+    {
+      action: 'APPOINTMENT_VIEWED',
+      patientIds: [row.patient_id],
+      subjectUserId: row.patient_user_id,
+      targetId: row.patient_id,
+      details: { appointmentId: row.id },
+    },
+    now,
+  );
+}
+
 export function readAppointment(environment: ScheduleEnvironment, id: string): Promise<Appointment> {
   const { auth } = environment;
   return withCaller(environment.database, auth, async (tx) => {
@@ -407,19 +429,7 @@ export function readAppointment(environment: ScheduleEnvironment, id: string): P
     if (row === undefined || (auth.role === 'DOCTOR' && row.doctor_id !== auth.userId))
       throw new AppError('appointment.notFound');
     const now = environment.clock.now();
-    await recordPatientReads(
-      tx,
-      auth.tenantId,
-      environment.audit,
-      {
-        action: 'APPOINTMENT_VIEWED',
-        patientIds: [row.patient_id],
-        subjectUserId: row.patient_user_id,
-        targetId: row.patient_id,
-        details: { appointmentId: id },
-      },
-      now,
-    );
+    await recordAppointmentViewed(tx, environment, row, now);
     return toAppointment(row, now);
   });
 }

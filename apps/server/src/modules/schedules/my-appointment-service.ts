@@ -15,7 +15,7 @@ import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import type { Page } from '../care-plan/store.js';
 import { assertProfileWritable, requireProfile } from '../followers/profile.js';
-import { bookInTransaction, doctorSlots, guardSlot, toAppointment } from './appointment-service.js';
+import { bookInTransaction, doctorSlots, guardSlot, recordAppointmentViewed, toAppointment } from './appointment-service.js';
 import { noticeAppointmentChange } from './appointment-notices.js';
 import * as store from './appointment-store.js';
 import type { ScheduleEnvironment } from './service.js';
@@ -121,19 +121,7 @@ export function readMyAppointment(environment: ScheduleEnvironment, id: string):
   return withCaller(environment.database, auth, async (tx) => {
     const row = await mine(tx, environment, id);
     const now = environment.clock.now();
-    await recordPatientReads(
-      tx,
-      auth.tenantId,
-      environment.audit,
-      {
-        action: 'APPOINTMENT_VIEWED',
-        patientIds: [row.patient_id],
-        subjectUserId: row.patient_user_id,
-        targetId: row.patient_id,
-        details: { appointmentId: id },
-      },
-      now,
-    );
+    await recordAppointmentViewed(tx, environment, row, now);
     return toMine(row, now);
   });
 }

@@ -159,6 +159,27 @@ describe('the patient app’s appointments', () => {
   it('cancels one still to come with a reason; it then shows as cancelled in the past', async () => {
     const token = await patient();
     const page = dataOf<Page<MyAppointment>>(ok200(await call(app, token, 'GET', '/health/me/appointments')));
+    // Another tenant's appointment is not found by the patient's routes or the room; nor is ours by its doctor.
+    const far = await careOrganisation(testDb);
+    const farDoctor = await logInAs(app, far.tenant.code, far.doctorA);
+    const [farSchedule] = await asOwner<{ id: string }>(
+      testDb.ownerUrl,
+      `INSERT INTO doctor_schedules (tenant_id, id, doctor_id, health_center_id, kind, start_date, end_date, weekdays, start_time, end_time, slot_minutes, time_zone, status, requested_at)
+       VALUES ($1, gen_random_uuid(), $2, $3, 'SINGLE', '2026-12-04', '2026-12-04', ARRAY[5]::smallint[], '08:00', '12:00', 30, 'Asia/Ho_Chi_Minh', 'APPROVED', now()) RETURNING id`,
+      [far.tenant.id, far.doctorA.id, far.centerA.id],
+    );
+    const [farAppointment] = await asOwner<{ id: string }>(
+      testDb.ownerUrl,
+      `INSERT INTO appointments (tenant_id, id, patient_id, doctor_id, schedule_id, starts_at, ends_at, reason, place, status, created_at, updated_at)
+       VALUES ($1, gen_random_uuid(), $2, $3, $4, '2026-12-04T01:00:00Z', '2026-12-04T01:30:00Z', 'Far', 'ONLINE', 'UPCOMING', now(), now()) RETURNING id`,
+      [far.tenant.id, far.patientA.id, far.doctorA.id, farSchedule?.id],
+    );
+    const farId = farAppointment?.id ?? '';
+    expect(codeOf(await call(app, token, 'GET', `/health/me/appointments/${farId}`))).toBe('appointment.notFound');
+    expect(codeOf(await call(app, token, 'GET', `/health/me/appointments/${farId}/video`))).toBe('appointment.notFound');
+    expect(codeOf(await call(app, token, 'POST', `/health/me/appointments/${farId}/cancel`, { reason: 'Not mine' }))).toBe('appointment.notFound');
+    expect(codeOf(await call(app, await doctor(), 'GET', `/account/appointments/${farId}/video`))).toBe('appointment.notFound');
+    expect(codeOf(await call(app, farDoctor, 'GET', `/account/appointments/${page.items[0]?.id ?? ''}/video`))).toBe('appointment.notFound');
     const target = page.items.find((item) => item.appState === 'UPDATED');
     expect(target).toBeDefined();
     const id = target?.id ?? '';
