@@ -297,6 +297,12 @@ export const ERROR_STATUS = {
   'intake.alreadyAnswered': 409,
   /** A dose is answered from INTAKE_ANSWER_AHEAD_HOURS before it is due, and never taken in the future. */
   'intake.notYetDue': 400,
+  /** Not one of the caller's notifications. */
+  'notification.notFound': 404,
+  /** A message needs at least one recipient. */
+  'notification.noRecipients': 400,
+  /** A recipient the sender cannot see (another center's patient, an unknown account). */
+  'notification.recipientNotFound': 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

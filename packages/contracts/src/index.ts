@@ -41,3 +41,4 @@ export * from './medical-records.js';
 export * from './schedules.js';
 export * from './appointments.js';
 export * from './schedule-report.js';
+export * from './notification-centre.js';

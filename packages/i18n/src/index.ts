@@ -54,6 +54,8 @@ import enSchedules from '../locales/en/schedules.json' with { type: 'json' };
 import viSchedules from '../locales/vi/schedules.json' with { type: 'json' };
 import enPatientContacts from '../locales/en/patientContacts.json' with { type: 'json' };
 import viPatientContacts from '../locales/vi/patientContacts.json' with { type: 'json' };
+import enNotifications from '../locales/en/notifications.json' with { type: 'json' };
+import viNotifications from '../locales/vi/notifications.json' with { type: 'json' };
 
 import type { SupportedLanguage } from './languages.js';
 
@@ -75,7 +77,9 @@ export * from './languages.js';
  * SOS and notifications, `appDevices` its watches and sync, `appContacts` followers, invitations and doctors, `appProfiles` sub-users and the profile switcher, `appDoctors` doctor search and care requests, `appSport` sport
  * modes and weight; `carePlan` the console's prescriptions, doses and adherence, `appCarePlan` the
  * app's prescriptions and today's doses, `appAppointments` the app's appointments (booking, list, detail, cancelling); `schedules` the console's doctor schedules, their approval and calendars; `patientContacts` the console's
- * followers and sub-users of a patient (apart from `patients`, which every area's first screen loads).
+ * followers and sub-users of a patient (apart from `patients`, which every area's first screen loads);
+ * `notifications` the notification centre of both the console and the app (bell, inbox, mandatory
+ * notices, preferences; each kind's text rendered in the reader's language).
  */
 export const resources = {
   en: {
@@ -107,6 +111,7 @@ export const resources = {
     appAppointments: enAppAppointments,
     schedules: enSchedules,
     patientContacts: enPatientContacts,
+    notifications: enNotifications,
   },
   vi: {
     common: viCommon,
@@ -137,6 +142,7 @@ export const resources = {
     appAppointments: viAppAppointments,
     schedules: viSchedules,
     patientContacts: viPatientContacts,
+    notifications: viNotifications,
   },
 } as const;
 

@@ -49,6 +49,7 @@ export const NAMESPACES = [
   'appAppointments',
   'schedules',
   'patientContacts',
+  'notifications',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

@@ -58,6 +58,7 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     appAppointments: () => import('../locales/en/appAppointments.json', { with: { type: 'json' } }),
     schedules: () => import('../locales/en/schedules.json', { with: { type: 'json' } }),
     patientContacts: () => import('../locales/en/patientContacts.json', { with: { type: 'json' } }),
+    notifications: () => import('../locales/en/notifications.json', { with: { type: 'json' } }),
   },
   vi: {
     common: () => import('../locales/vi/common.json', { with: { type: 'json' } }),
@@ -88,6 +89,7 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     appAppointments: () => import('../locales/vi/appAppointments.json', { with: { type: 'json' } }),
     schedules: () => import('../locales/vi/schedules.json', { with: { type: 'json' } }),
     patientContacts: () => import('../locales/vi/patientContacts.json', { with: { type: 'json' } }),
+    notifications: () => import('../locales/vi/notifications.json', { with: { type: 'json' } }),
   },
 };
 

@@ -30,6 +30,7 @@ export * from './schema-app-alerts.js';
 export * from './schema-send-quota.js';
 export * from './schema-care-plan.js';
 export * from './schema-schedules.js';
+export * from './schema-notifications.js';
 
 // Control plane: reached only through the system store.
 
