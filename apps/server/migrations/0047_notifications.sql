@@ -66,3 +66,20 @@ CREATE POLICY own_preferences_update ON notification_preferences AS RESTRICTIVE 
 CREATE POLICY own_preferences_delete ON notification_preferences AS RESTRICTIVE FOR DELETE
   USING (app_patient_subject() IS NULL OR user_id = app_patient_subject());
 GRANT SELECT, INSERT, UPDATE, DELETE ON notification_preferences TO rpm_app;
+
+-- Live events addressed to one account (a notification written for it): any session of the tenant
+-- may write one (a patient booking tells its doctor), a patient session reads only its own; staff
+-- sessions read them too, and the server hands each to its addressee's sockets only.
+ALTER TABLE events ADD COLUMN recipient_user_id uuid;
+DROP POLICY center_visibility ON events;
+CREATE POLICY center_visibility ON events AS RESTRICTIVE FOR SELECT
+  USING (CASE WHEN recipient_user_id IS NOT NULL
+              THEN app_patient_subject() IS NULL OR recipient_user_id = app_patient_subject()
+              WHEN patient_id IS NOT NULL
+              THEN EXISTS (SELECT 1 FROM patients subject WHERE subject.tenant_id = events.tenant_id AND subject.id = events.patient_id)
+              ELSE app_center_visible(health_center_id) END);
+CREATE POLICY center_visibility_insert ON events AS RESTRICTIVE FOR INSERT
+  WITH CHECK (CASE WHEN recipient_user_id IS NOT NULL THEN true
+                   WHEN patient_id IS NOT NULL
+                   THEN EXISTS (SELECT 1 FROM patients subject WHERE subject.tenant_id = events.tenant_id AND subject.id = events.patient_id)
+                   ELSE app_center_visible(health_center_id) END);

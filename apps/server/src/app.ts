@@ -1,3 +1,4 @@
+import { notificationCollectorRoutes, notificationRoutes } from './modules/notifications/routes.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
@@ -107,8 +108,8 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     medicalRecordMeRoutes,
     myAppointmentRoutes,
   ],
-  '/notification': [],
-  '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes],
+  '/notification': [notificationRoutes],
+  '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes, notificationCollectorRoutes],
 };
 
 /** Where the server serves the patient app (apps/patient, built with this base). */

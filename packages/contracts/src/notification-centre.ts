@@ -43,7 +43,7 @@ export const NOTIFICATION_KINDS = {
   'schedule.rejected': 'SCHEDULE',
   'schedule.deletionApproved': 'SCHEDULE',
   'schedule.deletionRejected': 'SCHEDULE',
-  'follow.requested': 'REQUEST',
+  'request.received': 'REQUEST',
   'follow.accepted': 'CONTACT',
   message: 'MESSAGE',
 } as const satisfies Record<string, NotificationType>;

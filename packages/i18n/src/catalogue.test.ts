@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '@rpm/contracts';
+import { ERROR_CODES, NOTIFICATION_KIND_CODES } from '@rpm/contracts';
 import { describe, expect, it } from 'vitest';
 import { NAMESPACES, pickLanguage, resources, translateError } from './index.js';
 
@@ -25,6 +25,20 @@ describe('message catalogues', () => {
       }
     });
   }
+
+  it('has a title in both languages for every notification kind, and a body for every kind but a written message', () => {
+    const missing = NOTIFICATION_KIND_CODES.flatMap((kind) =>
+      (['en', 'vi'] as const).flatMap((language) => {
+        const node = kind.split('.').reduce<unknown>((at, part) => (at as Record<string, unknown> | undefined)?.[part], resources[language].notifications.kinds);
+        const texts = node as { title?: unknown; body?: unknown } | undefined;
+        return [
+          ...(typeof texts?.title === 'string' ? [] : [`${language}:${kind}.title`]),
+          ...(kind === 'message' || typeof texts?.body === 'string' ? [] : [`${language}:${kind}.body`]),
+        ];
+      }),
+    );
+    expect(missing).toEqual([]);
+  });
 
   it('has a message in both languages for every API error code', () => {
     const missing = ERROR_CODES.flatMap((code) =>

@@ -10,6 +10,7 @@ export const events = pgTable(
     type: text().notNull(),
     patientId: uuid('patient_id'),
     healthCenterId: uuid('health_center_id'),
+    recipientUserId: uuid('recipient_user_id'),
     payload: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamps('created_at').notNull().defaultNow(),
   },

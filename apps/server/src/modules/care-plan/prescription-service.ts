@@ -21,6 +21,7 @@ import { AppError } from '../../http/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
+import { notifyPatient } from '../notifications/notify.js';
 import { assignableDoctor, reachablePatient } from '../doctors/care-team-service.js';
 import { todayOf } from '../doctors/store.js';
 import { requireProfile } from '../followers/profile.js';
@@ -266,6 +267,13 @@ async function writeIn(
       ...(replaces === null ? {} : { replacesId: replaces.id }),
     },
   });
+  await notifyPatient(tx, environment.auth.tenantId, patientId, {
+    kind: replaces === null ? 'prescription.created' : 'prescription.replaced',
+    params: { prescriptionName: input.name, doctorName: environment.auth.fullName },
+    link: `/medicines/prescriptions/${id}`,
+    senderId: environment.auth.userId,
+    at: now,
+  });
   const row = await store.findPrescription(tx, patientId, id);
   if (row === undefined) throw new Error('a prescription just written is not visible');
   return toDetail(tx, row, await patientToday(tx, patientId, now));
@@ -320,6 +328,14 @@ export function deactivatePrescription(
       targetType: 'prescription',
       targetId: id,
       details: { patientId },
+    });
+    // A deactivated prescription is hidden from the patient (spec §4): the notice leads to the list.
+    await notifyPatient(tx, environment.auth.tenantId, patientId, {
+      kind: 'prescription.deactivated',
+      params: { prescriptionName: row.name, doctorName: environment.auth.fullName },
+      link: '/medicines',
+      senderId: environment.auth.userId,
+      at: now,
     });
     const after = await store.findPrescription(tx, patientId, id);
     if (after === undefined) throw new Error('a prescription just deactivated is not visible');

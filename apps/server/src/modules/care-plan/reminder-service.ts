@@ -15,6 +15,7 @@ import type { TenantTransaction } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
 import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
+import { notifyPatient } from '../notifications/notify.js';
 import { reachablePatient } from '../doctors/care-team-service.js';
 import { requireProfile } from '../followers/profile.js';
 import type { CarePlanEnvironment } from './prescription-service.js';
@@ -117,6 +118,13 @@ export function createReminder(
       targetType: 'reminder',
       targetId: id,
       details: { patientId },
+    });
+    await notifyPatient(tx, environment.auth.tenantId, patientId, {
+      kind: 'reminder.created',
+      params: { title: input.title, authorName: environment.auth.fullName },
+      link: '/medicines',
+      senderId: environment.auth.userId,
+      at: now,
     });
     const result = await tx.execute<ReminderRow>(sql`${SELECT} WHERE r.id = ${id}::uuid`);
     const row = result.rows[0];

@@ -1,3 +1,4 @@
+import { notify } from '../notifications/notify.js';
 import {
   CARE_REQUEST_KINDS,
   CARE_REQUEST_STATUSES,
@@ -144,6 +145,16 @@ export async function createRequest(
         targetType: 'care_request',
         targetId: id,
         details: { kind: input.kind, patientId: patient.id, doctorId, relation: input.relation },
+        at: now,
+      });
+      // The recipient hears of it: a doctor in the console, a patient (or a sub-user's holder) in the app.
+      await notify(tx, tenantId, {
+        recipients: [recipientId],
+        kind: 'request.received',
+        params: { name: environment.auth.fullName, requestId: id },
+        link: input.kind === 'DOCTOR_REQUEST' ? '/doctors/requests' : '/requests',
+        patientId: patient.id,
+        senderId: userId,
         at: now,
       });
       const row = await requests.findRequest(tx, id);

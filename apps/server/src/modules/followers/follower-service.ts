@@ -1,3 +1,4 @@
+import { notifyPatient } from '../notifications/notify.js';
 import {
   isPatientRole,
   type Contact,
@@ -198,6 +199,14 @@ async function answerInvitation(
         targetId: invitation.patientId,
         details: { contactId: id },
       });
+      if (action === 'confirm')
+        await notifyPatient(tx, environment.auth.tenantId, invitation.patientId, {
+          kind: 'follow.accepted',
+          params: { name: environment.auth.fullName },
+          link: '/contacts',
+          senderId: caller,
+          at: now,
+        });
       return { patientId: invitation.patientId };
     });
     // Said under the code field in the app.

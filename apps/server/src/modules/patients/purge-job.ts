@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { inArray } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
-import { users } from '../../db/schema.js';
+import { notifications, users } from '../../db/schema.js';
 import { HOUR, type Clock } from '../../lib/clock.js';
 import type { FileStorage } from '../../lib/file-storage.js';
 import { recordAudit } from '../audit/store.js';
@@ -35,11 +35,14 @@ export async function purgeDeletedPatients(
           due.map((row) => row.id),
         );
         const userIds = due.map((row) => row.userId).filter((id) => id !== null);
-        if (userIds.length > 0)
+        if (userIds.length > 0) {
           await tx
             .update(users)
             .set({ status: 'DELETED', deletedAt: now, updatedAt: now })
             .where(inArray(users.id, userIds));
+          // Their inbox goes too (notices about the record went with it, ON DELETE CASCADE).
+          await tx.delete(notifications).where(inArray(notifications.recipientId, userIds));
+        }
         for (const row of due) {
           await recordAudit(tx, tenantId, JOB_CONTEXT, {
             action: 'PATIENT_PURGED',

@@ -13,7 +13,7 @@ import type { AuthContext } from '../../http/access.js';
 import type { Clock } from '../../lib/clock.js';
 import { AppError } from '../../http/app-error.js';
 import type { CallEndpoint, CallRelay } from './call-relay.js';
-import type { EventHub, LiveSubscriber } from './hub.js';
+import { recipientOf, type EventHub, type LiveSubscriber } from './hub.js';
 import { EVENT_PAGE, eventsAfter, latestSessionOfFamily } from './store.js';
 
 /** A client that does not drain its socket is dropped; it resumes where it was on reconnect. */
@@ -250,12 +250,18 @@ export class LiveConnection implements LiveSubscriber, CallEndpoint {
     if (session !== undefined) this.sessionFingerprint = fingerprintOf(session);
     // An id beyond anything committed comes from another history: start from now.
     this.lastSentId = after === null ? this.joinedLastId : Math.min(after, this.joinedLastId);
+    // Pages are read after the last id read (not the last sent): events skipped below still advance.
+    let cursor = this.lastSentId;
     for (;;) {
       if (this.isClosed) return;
-      const page = await withCaller(this.environment.database, this.auth, (tx) =>
-        eventsAfter(tx, this.lastSentId),
-      );
-      for (const event of page) this.send(event);
+      const from = cursor;
+      const page = await withCaller(this.environment.database, this.auth, (tx) => eventsAfter(tx, from));
+      for (const event of page) {
+        // The tenant's events the caller may see, less those addressed to another account.
+        const addressee = recipientOf(event);
+        if (addressee === null || addressee === this.userId) this.send(event);
+      }
+      cursor = page.at(-1)?.id ?? cursor;
       if (page.length < EVENT_PAGE) break;
     }
     for (const event of this.pending) this.send(event);

@@ -8,6 +8,8 @@ import { EVENT_PAGE, eventsWithPatientsAfter, lastEventId } from './store.js';
 /** A connected client as the hub sees it. */
 export interface LiveSubscriber {
   tenantId: string;
+  /** The signed-in account: events addressed to one account (payload.recipientUserId) go to its sockets only. */
+  userId: string;
   visibility: CenterVisibility;
   /** Called for every committed event of the tenant the subscriber may see, in id order. */
   deliver(event: LiveEvent): void;
@@ -19,7 +21,9 @@ export interface LiveSubscriber {
  * account gets its own record's and its sub-users' events, and of the patients it follows their
  * status, alert and SOS events.
  */
-export function canSee(subscriber: Pick<LiveSubscriber, 'tenantId' | 'visibility'>, tenantId: string, event: LiveEvent, patient: PatientFacts | null): boolean {
+export function canSee(subscriber: Pick<LiveSubscriber, 'tenantId' | 'userId' | 'visibility'>, tenantId: string, event: LiveEvent, patient: PatientFacts | null): boolean {
+  const addressee = recipientOf(event);
+  if (addressee !== null) return subscriber.tenantId === tenantId && subscriber.userId === addressee;
   return canSeePatientEvent(patientAccessSubjectOf(subscriber.visibility), subscriber.tenantId, {
     tenantId,
     type: event.type,
@@ -27,6 +31,12 @@ export function canSee(subscriber: Pick<LiveSubscriber, 'tenantId' | 'visibility
     healthCenterId: event.healthCenterId,
     patient,
   });
+}
+
+/** The one account an event is addressed to (a notification), or null for an event of the tenant. */
+export function recipientOf(event: Pick<LiveEvent, 'payload'>): string | null {
+  const recipient = event.payload.recipientUserId;
+  return typeof recipient === 'string' ? recipient : null;
 }
 
 interface TenantGroup {

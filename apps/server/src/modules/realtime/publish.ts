@@ -22,29 +22,35 @@ export interface EventInput {
   patientId?: string | null;
   /** The health center whose staff may see it; null for the whole tenant. */
   healthCenterId?: string | null;
+  /** The one account the event is for (its sockets only; in the payload as recipientUserId too). */
+  recipientUserId?: string | null;
   payload?: Record<string, unknown>;
 }
 
 /**
  * Records a live event in the caller's transaction (the outbox): it is delivered to connected
- * clients only if, and as soon as, the transaction commits. Returns the event's provisional id:
- * the final id is given at commit (migration 0015), so that ids follow commit order.
+ * clients only if, and as soon as, the transaction commits. Returns the event's provisional id
+ * (the final id is given at commit, migration 0015, so that ids follow commit order); 0 for an
+ * event addressed to one account, which its writer may not read back (no RETURNING).
  */
 export async function publishEvent(
   tx: TenantTransaction,
   tenantId: string,
   event: EventInput,
 ): Promise<number> {
-  const [row] = await tx
-    .insert(events)
-    .values({
-      tenantId,
-      type: event.type,
-      patientId: event.patientId ?? null,
-      healthCenterId: event.healthCenterId ?? null,
-      payload: event.payload ?? {},
-    })
-    .returning({ id: events.id });
+  const values = {
+    tenantId,
+    type: event.type,
+    patientId: event.patientId ?? null,
+    healthCenterId: event.healthCenterId ?? null,
+    recipientUserId: event.recipientUserId ?? null,
+    payload: { ...event.payload, ...(event.recipientUserId ? { recipientUserId: event.recipientUserId } : {}) },
+  };
+  if (values.recipientUserId !== null) {
+    await tx.insert(events).values(values);
+    return 0;
+  }
+  const [row] = await tx.insert(events).values(values).returning({ id: events.id });
   if (row === undefined) throw new Error('event not recorded');
   return row.id;
 }

@@ -6,6 +6,7 @@ import { fillText, zonedDateAndTime } from './message-text.js';
 import { enqueueMessage } from '../messaging/outbox-store.js';
 import { publishEvent } from '../realtime/publish.js';
 import { findTenantById } from '../tenants/store.js';
+import { notify, usersWithChannelOff } from '../notifications/notify.js';
 
 /**
  * Appointment changes told to the people concerned (spec §4 "status changes notify the assigned
@@ -89,6 +90,13 @@ export function renderAppointmentNotice(options: {
   };
 }
 
+const NOTICE_KINDS = {
+  BOOKED: 'appointment.booked',
+  UPDATED: 'appointment.updated',
+  CANCELED: 'appointment.canceled',
+  COMPLETED: 'appointment.completed',
+} as const satisfies Record<AppointmentChange, string>;
+
 interface NoticeRow extends Record<string, unknown> {
   patient_id: string;
   health_center_id: string | null;
@@ -120,6 +128,7 @@ export async function noticeAppointmentChange(
   appointmentId: string,
   change: AppointmentChange,
   actorUserId: string,
+  at: Date,
 ): Promise<void> {
   const result = await tx.execute<NoticeRow>(sql`
     SELECT a.patient_id, patient.health_center_id, a.starts_at, a.place, a.reason, a.cancel_reason, a.status,
@@ -164,8 +173,34 @@ export async function noticeAppointmentChange(
           },
         ]),
   ];
+  const startsAt = new Date(row.starts_at);
+  // In-app: each party but the actor, told who changed it (the other party's name).
+  for (const recipient of recipients) {
+    if (recipient.userId === actorUserId) continue;
+    await notify(tx, tenantId, {
+      recipients: [recipient.userId],
+      kind: NOTICE_KINDS[change],
+      params: {
+        otherName: recipient.userId === row.doctor_id ? row.patient_name : row.doctor_name,
+        startsAt: startsAt.toISOString(),
+        appointmentId,
+      },
+      // The same path in the console (the doctor) and the app (the patient).
+      link: `/appointments/${appointmentId}`,
+      patientId: row.patient_id,
+      senderId: actorUserId,
+      at,
+    });
+  }
+  const emailOff = await usersWithChannelOff(
+    tx,
+    recipients.flatMap((recipient) => (recipient.userId === null ? [] : [recipient.userId])),
+    'APPOINTMENT',
+    'EMAIL',
+  );
   for (const recipient of recipients) {
     if (recipient.userId === actorUserId || recipient.email === null || recipient.email === '') continue;
+    if (recipient.userId !== null && emailOff.has(recipient.userId)) continue;
     const message = renderAppointmentNotice({
       change,
       language: recipient.language,
@@ -173,7 +208,7 @@ export async function noticeAppointmentChange(
       recipientName: recipient.recipientName,
       patientName: row.patient_name,
       doctorName: row.doctor_name,
-      startsAt: new Date(row.starts_at),
+      startsAt,
       place: row.place,
       reason: row.reason,
       cancelReason: row.cancel_reason,

@@ -239,7 +239,7 @@ export async function bookInTransaction(
     },
     at: now,
   });
-  await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, 'BOOKED', auth.userId);
+  await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, 'BOOKED', auth.userId, environment.clock.now());
   const saved = await store.findAppointment(tx, id);
   if (saved === undefined) throw new AppError('appointment.notFound');
   return saved;
@@ -316,7 +316,7 @@ export function updateAppointment(
         details: { appointmentId: id, ...(slot === null ? {} : { movedTo: slot.startAt.toISOString() }) },
         at: now,
       });
-      await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, 'UPDATED', auth.userId);
+      await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, 'UPDATED', auth.userId, environment.clock.now());
       const saved = await store.findAppointment(tx, id);
       if (saved === undefined) throw new AppError('appointment.notFound');
       return toAppointment(saved, now);
@@ -362,7 +362,7 @@ export function transitionAppointment(
       at: now,
     });
     const change = NOTICE_OF[input.action];
-    if (change !== undefined) await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, change, auth.userId);
+    if (change !== undefined) await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, change, auth.userId, environment.clock.now());
     const saved = await store.findAppointment(tx, id);
     if (saved === undefined) throw new AppError('appointment.notFound');
     return toAppointment(saved, now);

@@ -188,7 +188,7 @@ export function cancelMyAppointment(
       details: { appointmentId: id, from: row.status, to: 'CANCELED', byPatient: true },
       at: now,
     });
-    await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, 'CANCELED', auth.userId);
+    await noticeAppointmentChange(tx, environment.database, auth.tenantId, id, 'CANCELED', auth.userId, environment.clock.now());
     const saved = await store.findAppointment(tx, id);
     if (saved === undefined) throw new AppError('appointment.notFound');
     return toMine(saved, now);

@@ -3,12 +3,14 @@ import { sql } from 'drizzle-orm';
 import type { TenantTransaction } from '../../db/database.js';
 import { enqueueMessage } from '../messaging/outbox-store.js';
 import { fillText } from './message-text.js';
+import { notify, usersWithChannelOff } from '../notifications/notify.js';
 import type { ScheduleRow } from './store.js';
 
 /**
  * The doctor is told of the admin's decision on its schedule (spec §4 doctor schedule states: "the
  * doctor notified"): approved, rejected with the reason, deletion approved or refused. An e-mail
- * in the doctor's language through the outbox, in the decision's transaction.
+ * in the doctor's language through the outbox (unless turned off) and an in-app notification, in the
+ * decision's transaction.
  */
 
 export const SCHEDULE_DECISIONS = ['approve', 'reject', 'approveDeletion', 'rejectDeletion'] as const;
@@ -70,15 +72,31 @@ export function renderScheduleNotice(options: {
   };
 }
 
-/** Queues the e-mail of an admin's decision to the schedule's doctor (none without an address). */
+const DECISION_KINDS = {
+  approve: 'schedule.approved',
+  reject: 'schedule.rejected',
+  approveDeletion: 'schedule.deletionApproved',
+  rejectDeletion: 'schedule.deletionRejected',
+} as const satisfies Record<ScheduleDecisionKind, string>;
+
+/** Writes the doctor's notification and queues the e-mail of an admin's decision to the schedule's doctor (none without an address). */
 export async function noticeScheduleDecision(
   tx: TenantTransaction,
   tenantId: string,
   schedule: ScheduleRow,
   decision: ScheduleDecisionKind,
   reason: string | null,
+  at: Date,
 ): Promise<void> {
+  await notify(tx, tenantId, {
+    recipients: [schedule.doctor_id],
+    kind: DECISION_KINDS[decision],
+    params: { startDate: schedule.start_date, endDate: schedule.end_date, reason },
+    link: '/my-schedule',
+    at,
+  });
   if (schedule.doctor_email === null || schedule.doctor_email === '') return;
+  if ((await usersWithChannelOff(tx, [schedule.doctor_id], 'SCHEDULE', 'EMAIL')).size > 0) return;
   const result = await tx.execute<{ language: string }>(
     sql`SELECT language FROM users WHERE id = ${schedule.doctor_id}::uuid`,
   );

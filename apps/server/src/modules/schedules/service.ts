@@ -232,7 +232,7 @@ async function apply(
     at: now,
   });
   if ((SCHEDULE_DECISIONS as readonly string[]).includes(transition))
-    await noticeScheduleDecision(tx, auth.tenantId, row, transition as ScheduleDecisionKind, rule.reason ? reason : null);
+    await noticeScheduleDecision(tx, auth.tenantId, row, transition as ScheduleDecisionKind, rule.reason ? reason : null, environment.clock.now());
 }
 
 /** The doctor's own changes: withdraw a request (NEW or REJECTED), or ask to delete an approved one. */
@@ -407,7 +407,7 @@ export function cancelScheduleAppointments(
         details: { appointmentId: appointment.id, from: appointment.status, to: 'CANCELED', scheduleId: id },
         at: now,
       });
-      await noticeAppointmentChange(tx, environment.database, auth.tenantId, appointment.id, 'CANCELED', auth.userId);
+      await noticeAppointmentChange(tx, environment.database, auth.tenantId, appointment.id, 'CANCELED', auth.userId, environment.clock.now());
     }
     return { canceled: coming.length };
   });
