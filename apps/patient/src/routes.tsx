@@ -10,6 +10,7 @@ import { entryRoutes } from './features/entry/routes';
 import { healthRoutes } from './features/health/routes';
 import { homeRoutes } from './features/home/routes';
 import { medicalRecordsRoutes } from './features/medical-records/routes';
+import { notificationsRoutes } from './features/notifications/routes';
 import { profilesRoutes } from './features/profiles/routes';
 import { RequireSession } from './features/session/require-session';
 import { SessionEndListener } from './features/session/session-end-listener';
@@ -31,6 +32,7 @@ const signedIn: RouteObject[] = [
   ...entryRoutes,
   ...deviceRoutes,
   ...alertsRoutes,
+  ...notificationsRoutes,
   ...contactsRoutes,
   ...profilesRoutes,
   ...doctorsRoutes,

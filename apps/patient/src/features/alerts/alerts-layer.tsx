@@ -1,15 +1,19 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LiveEvent, WaitingAlert } from '@rpm/contracts';
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 import { useFollowerAlerts } from '../contacts/follower-alerts';
+import { NOTIFICATION_CENTRE_KEY, NOTIFICATION_CREATED, unreadCountQuery } from '../notifications/notifications-api';
 import { ALERT_KEYS, waitingAlertQuery } from './alerts-api';
 import { HighRiskDialog } from './high-risk-dialog';
 import { useLiveEvents } from './live';
 import { showSystemNotification } from './system-notification';
 import './alerts.css';
+
+/** The mandatory notices' sheet, fetched only when one waits. */
+const ForceNoticeSheet = lazy(async () => ({ default: (await import('../notifications/force-notice-sheet')).ForceNoticeSheet }));
 
 interface AtRiskNotice {
   alertId: string;
@@ -22,7 +26,8 @@ interface AtRiskNotice {
  * High risk: the full-screen confirmation while the server waits for an answer; it is also asked
  * for on start, so an app opened mid-countdown still shows it. Every alert event refreshes the
  * notifications list. The events of patients this account follows go to the follower's notice
- * instead (contacts/follower-alerts.tsx).
+ * instead (contacts/follower-alerts.tsx). A new notification of the account refreshes its count and
+ * inbox; a mandatory one waiting shows its sheet, after any high-risk question.
  */
 export function AlertsLayer() {
   const { t } = useTranslation('appAlerts');
@@ -40,8 +45,14 @@ export function AlertsLayer() {
   const [notice, setNotice] = useState<AtRiskNotice | null>(null);
   const [shown, setShown] = useState<{ alert: NonNullable<WaitingAlert['alert']>; deadline: number } | null>(null);
 
+  const forcePending = useQuery(unreadCountQuery()).data?.forcePending ?? 0;
+
   const onEvent = useCallback(
     (event: LiveEvent) => {
+      if (event.type === NOTIFICATION_CREATED) {
+        void queryClient.invalidateQueries({ queryKey: NOTIFICATION_CENTRE_KEY });
+        return;
+      }
       if (handleFollowed(event)) return;
       // A booking, move, cancellation or completion by the health center shows at once.
       if (event.type === 'appointment.changed') {
@@ -70,6 +81,8 @@ export function AlertsLayer() {
     // What followed patients did while the socket was down.
     void queryClient.invalidateQueries({ queryKey: [SESSION_QUERY_ROOT, 'contacts'] });
     void queryClient.invalidateQueries({ queryKey: [SESSION_QUERY_ROOT, 'appointments'] });
+    // Notifications written while the socket was down.
+    void queryClient.invalidateQueries({ queryKey: NOTIFICATION_CENTRE_KEY });
   }, [queryClient, refetchWaiting]);
   useLiveEvents(onEvent, onResumed);
 
@@ -112,6 +125,12 @@ export function AlertsLayer() {
           }}
         />
       )}
+      {/* A high-risk question is answered first: its countdown runs. */}
+      {forcePending > 0 && shown === null ? (
+        <Suspense fallback={null}>
+          <ForceNoticeSheet />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -8,7 +8,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 export function FullScreenDialog(props: {
   labelId: string;
   describedId?: string;
-  tone: 'danger' | 'warning';
+  tone: 'danger' | 'warning' | 'notice';
   testId: string;
   children: ReactNode;
 }) {

@@ -125,6 +125,9 @@ export function HomePage() {
         <span className="contacts-tile-name">{t('appContacts:home.link')}</span>
         {invitations > 0 ? <span className="contacts-tile-badge">{t('appContacts:home.invitations', { count: invitations })}</span> : null}
       </Link>
+      <p className="home-account">
+        <Link to="/notifications/settings">{t('appAlerts:centre.settingsLink')}</Link>
+      </p>
       <button
         type="button"
         className="link-button"

@@ -6,6 +6,7 @@ import { notificationsQuery } from '../alerts/alerts-api';
 import { AlertsLayer } from '../alerts/alerts-layer';
 import { SosButton } from '../alerts/sos-button';
 import { LanguageSelect } from '../auth/language-select';
+import { unreadCountQuery } from '../notifications/notifications-api';
 import { profileQuery } from '../home/home-page';
 import { ProfileBanner, ProfileSwitcher } from '../profiles/profile-switcher';
 import { useViewOnlyProfile } from '../profiles/view-only';
@@ -45,8 +46,11 @@ export function AppShell() {
   useWatchSync();
   const isViewOnly = useViewOnlyProfile() !== null;
   const nav = isViewOnly ? NAV.filter((item) => item.to !== '/entry') : NAV;
-  // Kept fresh by the alerts layer, which refetches the notifications on every live event.
-  const unread = useQuery(notificationsQuery(1)).data?.unread ?? 0;
+  // One count on the Notifications tab: the alerts' and the updates' unread. Kept fresh by the
+  // alerts layer, which refetches both on their live events (and the updates' every minute).
+  const alertsUnread = useQuery(notificationsQuery(1)).data?.unread ?? 0;
+  const updatesUnread = useQuery(unreadCountQuery()).data?.unread ?? 0;
+  const unread = alertsUnread + updatesUnread;
   return (
     <div className="shell">
       <header className="app-header">
@@ -73,9 +77,12 @@ export function AppShell() {
           >
             {t(item.key)}
             {item.to === '/notifications' && unread > 0 ? (
-              <span className="nav-badge" aria-hidden="true">
-                {unread > 99 ? '99+' : unread}
-              </span>
+              <>
+                {/* The space keeps the visible words ("Alerts 1") inside the spoken name ("Alerts, 1 unread"). */}{' '}
+                <span className="nav-badge" aria-hidden="true">
+                  {unread > 99 ? '99+' : unread}
+                </span>
+              </>
             ) : null}
           </NavLink>
         ))}
