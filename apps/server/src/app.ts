@@ -1,4 +1,4 @@
-import { notificationCollectorRoutes, notificationRoutes } from './modules/notifications/routes.js';
+import { notificationCollectorRoutes, notificationRoutes, pushRoutes } from './modules/notifications/routes.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
@@ -108,7 +108,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     medicalRecordMeRoutes,
     myAppointmentRoutes,
   ],
-  '/notification': [notificationRoutes],
+  '/notification': [notificationRoutes, pushRoutes],
   '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes, notificationCollectorRoutes],
 };
 

@@ -1,3 +1,4 @@
+import webPush from 'web-push';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
@@ -108,6 +109,10 @@ const environmentSchema = z.object({
   STUN_URLS: iceUrls('stun|stuns').default([]),
   TURN_URLS: iceUrls('turn|turns').default([]),
   TURN_SECRET: z.string().min(16, { error: 'must be at least 16 characters (coturn static-auth-secret)' }).optional(),
+  VAPID_PUBLIC_KEY: z.string().regex(/^[A-Za-z0-9_-]{87}$/, { error: 'must be a P-256 public key in URL-safe base64 (87 characters)' }).optional(),
+  VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, { error: 'must be a P-256 private key in URL-safe base64 (43 characters)' }).optional(),
+  WEB_PUSH_CA_FILE: z.string().min(1).optional(),
+  VAPID_SUBJECT: z.string().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, { error: 'must be a mailto: address or an https: URL' }).default('mailto:push@rpm.local'),
   OCR_CLOUD_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL like https://vision.googleapis.com' }).default('https://vision.googleapis.com'),
 });
 
@@ -154,6 +159,11 @@ export interface Config {
    * server (coturn's use-auth-secret), from which each call gets credentials valid for a day.
    */
   ice: { stunUrls: string[]; turnUrls: string[]; turnSecret: string | undefined };
+  /**
+   * Web Push's VAPID key pair (RFC 8292) and contact: from VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY, or
+   * generated once into DATA_DIR/vapid.json (so subscriptions survive restarts).
+   */
+  webPush: { publicKey: string; privateKey: string; subject: string; ca?: string | undefined };
   /** Origin of the cloud OCR service (Google Cloud Vision) used by tenants with an OCR API key; tests point it elsewhere. */
   ocrCloudUrl?: string | undefined;
 }
@@ -184,6 +194,9 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     );
   }
   const values = parsed.data;
+  if ((values.VAPID_PUBLIC_KEY === undefined) !== (values.VAPID_PRIVATE_KEY === undefined)) {
+    throw new ConfigError(['VAPID_PRIVATE_KEY: VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are given together']);
+  }
   if (values.TURN_URLS.length > 0 && values.TURN_SECRET === undefined) {
     throw new ConfigError(['TURN_SECRET: is required with TURN_URLS (the static-auth-secret of the TURN server)']);
   }
@@ -221,7 +234,29 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     trustProxy: values.TRUST_PROXY,
     ocrCloudUrl: values.OCR_CLOUD_URL,
     ice: { stunUrls: values.STUN_URLS, turnUrls: values.TURN_URLS, turnSecret: values.TURN_SECRET },
+    webPush: {
+      ...(values.VAPID_PUBLIC_KEY !== undefined && values.VAPID_PRIVATE_KEY !== undefined
+        ? { publicKey: values.VAPID_PUBLIC_KEY, privateKey: values.VAPID_PRIVATE_KEY }
+        : readOrCreateVapidKeys(dataDir)),
+      subject: values.VAPID_SUBJECT,
+      // Extra certificate authorities to trust for push services (a private one, a proxy's).
+      ca: values.WEB_PUSH_CA_FILE === undefined ? undefined : readFileSync(values.WEB_PUSH_CA_FILE, 'utf8'),
+    },
   };
+}
+
+/** Web Push keys kept in the data directory when none are configured (generated on first start). */
+function readOrCreateVapidKeys(dataDir: string): { publicKey: string; privateKey: string } {
+  const file = path.join(dataDir, 'vapid.json');
+  if (existsSync(file)) {
+    const keys = JSON.parse(readFileSync(file, 'utf8')) as { publicKey?: unknown; privateKey?: unknown };
+    if (typeof keys.publicKey === 'string' && typeof keys.privateKey === 'string') return { publicKey: keys.publicKey, privateKey: keys.privateKey };
+    throw new ConfigError([`${file}: must hold publicKey and privateKey; delete it to generate new keys`]);
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const keys = webPush.generateVAPIDKeys();
+  writeFileSync(file, JSON.stringify(keys) + '\n', { mode: 0o600 });
+  return keys;
 }
 
 /**

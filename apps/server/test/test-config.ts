@@ -1,3 +1,4 @@
+import webPush from 'web-push';
 import path from 'node:path';
 import type { Config } from '../src/config.js';
 
@@ -29,6 +30,10 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     jobsEnabled: false,
     trustProxy: [],
     ice: { stunUrls: [], turnUrls: [], turnSecret: undefined },
+    webPush: { ...TEST_VAPID_KEYS, subject: 'mailto:push@test.example' },
     ...overrides,
   };
 }
+
+/** One VAPID key pair for the test process. */
+const TEST_VAPID_KEYS = webPush.generateVAPIDKeys();

@@ -155,3 +155,29 @@ export type NotificationPreferencesUpdate = z.infer<typeof notificationPreferenc
 
 /** The live event a recipient's sockets get when a notification is written: refetch the count. */
 export const NOTIFICATION_LIVE_EVENT = 'notification.created';
+
+/** GET /notification/push/key: the server's VAPID public key (the applicationServerKey to subscribe with). */
+export const pushKeySchema = z.object({ publicKey: z.string() });
+/** A browser's PushSubscription as `toJSON()` gives it (endpoint and the RFC 8291 keys). */
+export const pushSubscribeSchema = z.object({
+  endpoint: z.url({ protocol: /^https?$/ }).max(1000),
+  keys: z.object({
+    p256dh: z.string().regex(/^[A-Za-z0-9_-]{87}$/),
+    auth: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
+  }),
+});
+export type PushSubscribe = z.infer<typeof pushSubscribeSchema>;
+export const pushUnsubscribeSchema = z.object({ endpoint: z.url({ protocol: /^https?$/ }).max(1000) });
+export const pushAnswerSchema = z.object({ subscribed: z.boolean() });
+
+/**
+ * What a push carries to the service worker: no names or clinical details (a lock screen shows
+ * it), only the kind's title and a line asking to open the app, where the notice is read.
+ */
+export const pushPayloadSchema = z.object({
+  notificationId: z.uuid(),
+  title: z.string(),
+  body: z.string(),
+  link: z.string().nullable(),
+});
+export type PushPayload = z.infer<typeof pushPayloadSchema>;

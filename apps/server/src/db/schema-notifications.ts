@@ -35,3 +35,20 @@ export const notificationPreferences = pgTable(
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.userId, table.type, table.channel] })],
 );
+
+/** Browsers' Web Push subscriptions (migration 0048). */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    userId: uuid('user_id').notNull(),
+    endpoint: text().notNull(),
+    p256dh: text().notNull(),
+    auth: text().notNull(),
+    userAgent: text('user_agent'),
+    createdAt: timestamps('created_at').notNull(),
+    lastSentAt: timestamps('last_sent_at'),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);

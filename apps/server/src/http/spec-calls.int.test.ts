@@ -5,8 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/database.js';
 
 /**
  * The spec's §7 calls the product serves at their own paths, prefix by prefix, compared with the
- * routes the server registers. A call still to come is listed as such, so the list shrinks
- * as the product grows and a call that lands (or goes) shows here.
+ * routes the server registers.
  */
 
 /** Spec §7 "Notifications" (the notification prefix) and the collector's notification calls. */
@@ -23,8 +22,6 @@ const NOTIFICATION_CALLS = [
   'POST /collector/notification/send',
 ];
 
-/** Web Push is the notification centre's next step (docs/architecture.md, Notification centre). */
-const NOT_YET_SERVED = ['GET /notification/push/key', 'POST /notification/push/subscribe', 'POST /notification/push/unsubscribe'];
 
 let testDb: TestDatabase;
 let app: FastifyInstance;
@@ -38,7 +35,7 @@ afterAll(async () => {
   await testDb.drop();
 });
 
-it('serves every spec §7 notification call at its path, but for those still to come', () => {
+it('serves every spec §7 notification call at its path', () => {
   const served = new Set(app.apiRoutes.map((route) => `${route.method} ${route.url}`));
-  expect(NOTIFICATION_CALLS.filter((call) => !served.has(call))).toEqual(NOT_YET_SERVED);
+  expect(NOTIFICATION_CALLS.filter((call) => !served.has(call))).toEqual([]);
 });

@@ -1,7 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
 import { claimDueMessages, findTenantsWithDueMessages, markAttemptFailed, markSent, type OutboxRow } from './outbox-store.js';
-import type { EmailSender, SmsProvider } from './providers.js';
+import { eq } from 'drizzle-orm';
+import { pushSubscriptions } from '../../db/schema.js';
+import { PushGone, type PushSender } from '../notifications/push.js';
+import type { DeliveryReceipt, EmailSender, SmsProvider } from './providers.js';
 
 /**
  * Delivery rules. Backoff doubles from 10 s (10, 20, 40, 80 s): a one-time code is worth
@@ -18,6 +21,7 @@ export const DELIVERY_RULES = {
 export interface MessageProviders {
   email: EmailSender;
   sms: SmsProvider;
+  push: PushSender;
 }
 
 function describeError(error: unknown): string {
@@ -122,23 +126,28 @@ export class OutboxDispatcher {
   }
 
   private async deliver(message: OutboxRow): Promise<void> {
-    const provider = message.channel === 'EMAIL' ? this.providers.email : this.providers.sms;
+    const provider = message.channel === 'EMAIL' ? this.providers.email : message.channel === 'PUSH' ? this.providers.push : this.providers.sms;
     let providerMessageId: string;
     try {
       const receipt =
         message.channel === 'EMAIL'
           ? await this.providers.email.send({ to: message.recipient, subject: message.subject, text: message.body })
-          : await this.providers.sms.send(message.recipient, message.body);
+          : message.channel === 'PUSH'
+            ? await this.push(message)
+            : await this.providers.sms.send(message.recipient, message.body);
       providerMessageId = receipt.providerMessageId;
     } catch (error) {
       this.logger.warn(
         { err: error, tenantId: message.tenantId, messageId: message.id, attempts: message.attempts },
         'outbox: delivery attempt failed',
       );
+      // A push subscription that is gone will not come back: no retries, and it is forgotten.
+      const isGone = error instanceof PushGone;
       await this.database
-        .withTenant(message.tenantId, (tx) =>
-          markAttemptFailed(tx, message.id, { provider: provider.name, error: describeError(error) }, DELIVERY_RULES),
-        )
+        .withTenant(message.tenantId, async (tx) => {
+          if (isGone) await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.id, message.recipient));
+          await markAttemptFailed(tx, message.id, { provider: provider.name, error: describeError(error) }, isGone ? { ...DELIVERY_RULES, maxAttempts: 0 } : DELIVERY_RULES);
+        })
         .catch((markError: unknown) => {
           // The lease still expires, so the message is retried even if this write was lost.
           this.logger.error({ err: markError, messageId: message.id }, 'outbox: cannot record a failed attempt');
@@ -151,5 +160,18 @@ export class OutboxDispatcher {
         // Sent but not recorded: after the lease it may be sent again (at-least-once delivery).
         this.logger.error({ err: markError, messageId: message.id }, 'outbox: sent but cannot record it');
       });
+  }
+
+  /** A PUSH message's recipient is a subscription id: sent to it if it still exists. */
+  private async push(message: OutboxRow): Promise<DeliveryReceipt> {
+    const [subscription] = await this.database.withTenant(message.tenantId, (tx) =>
+      tx.select().from(pushSubscriptions).where(eq(pushSubscriptions.id, message.recipient)),
+    );
+    if (subscription === undefined) throw new PushGone(404);
+    const receipt = await this.providers.push.send(subscription, message.body);
+    await this.database.withTenant(message.tenantId, (tx) =>
+      tx.update(pushSubscriptions).set({ lastSentAt: new Date() }).where(eq(pushSubscriptions.id, message.recipient)),
+    );
+    return receipt;
   }
 }

@@ -4,11 +4,11 @@ import type { SystemStore, TenantTransaction } from '../../db/database.js';
 import { outboxMessages } from '../../db/schema.js';
 
 export type OutboxRow = typeof outboxMessages.$inferSelect;
-export type MessageChannel = 'EMAIL' | 'SMS';
+export type MessageChannel = 'EMAIL' | 'SMS' | 'PUSH';
 
 export interface OutgoingMessage {
   channel: MessageChannel;
-  /** An email address or a phone number. */
+  /** An email address, a phone number, or (PUSH) a push subscription's id. */
   recipient: string;
   /** Email subject; SMS have none. */
   subject?: string;

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { OutboxDispatcher } from './dispatcher.js';
 import { createEmailSender, createSmsProvider } from './providers.js';
+import { createPushSender } from '../notifications/push.js';
 
 /** The outbox dispatcher as the rest of the server sees it. */
 export interface Messaging {
@@ -20,7 +21,8 @@ declare module 'fastify' {
 const plugin: FastifyPluginAsyncZod = async (app) => {
   const email = createEmailSender(app.config);
   const sms = createSmsProvider(app.config);
-  const dispatcher = new OutboxDispatcher(app.database, { email, sms }, app.log, app.config.outboxPollMilliseconds);
+  const push = createPushSender(app.config);
+  const dispatcher = new OutboxDispatcher(app.database, { email, sms, push }, app.log, app.config.outboxPollMilliseconds);
   app.decorate('messaging', {
     kick: () => {
       dispatcher.kick();
@@ -34,6 +36,7 @@ const plugin: FastifyPluginAsyncZod = async (app) => {
     await dispatcher.stop();
     email.close();
     sms.close();
+    push.close();
   });
 };
 

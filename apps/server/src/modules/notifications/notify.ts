@@ -11,6 +11,7 @@ import { uuidv7 } from 'uuidv7';
 import type { TenantTransaction } from '../../db/database.js';
 import { notificationPreferences, notifications } from '../../db/schema.js';
 import { publishEvent } from '../realtime/publish.js';
+import { queuePushes } from './push.js';
 
 export type NoticeParams = Record<string, string | number | boolean | null>;
 
@@ -59,9 +60,10 @@ export async function usersWithChannelOff(
 /**
  * Writes one notification per recipient in the caller's transaction (so it exists exactly when
  * the event it tells of commits) and a live `notification.created` event addressed to each, which
- * only that account's sockets receive. Recipients who turned the type's in-app channel off get
- * none, unless the notice is mandatory (force) or the type cannot be turned off. Returns how many
- * were written.
+ * only that account's sockets receive, and a push to each browser the account subscribed
+ * (push.ts). Recipients who turned the type's in-app channel off get none (push off: no push),
+ * unless the notice is mandatory (force) or the type cannot be turned off. Returns how many were
+ * written.
  */
 export async function notify(tx: TenantTransaction, tenantId: string, notice: Notice): Promise<number> {
   const type = NOTIFICATION_KINDS[notice.kind];
@@ -70,6 +72,7 @@ export async function notify(tx: TenantTransaction, tenantId: string, notice: No
   const off = notice.force === true ? new Set<string>() : await usersWithChannelOff(tx, unique, type, 'IN_APP');
   const recipients = unique.filter((id) => !off.has(id));
   if (recipients.length === 0) return 0;
+  const pushOff = notice.force === true ? new Set<string>() : await usersWithChannelOff(tx, recipients, type, 'PUSH');
   const rows = recipients.map((recipientId) => ({
     tenantId,
     id: uuidv7(),
@@ -86,6 +89,11 @@ export async function notify(tx: TenantTransaction, tenantId: string, notice: No
     createdAt: notice.at,
   }));
   await tx.insert(notifications).values(rows);
+  await queuePushes(
+    tx,
+    tenantId,
+    rows.filter((row) => !pushOff.has(row.recipientId)).map((row) => ({ id: row.id, recipientId: row.recipientId, kind: notice.kind, link: row.link })),
+  );
   for (const row of rows) {
     await publishEvent(tx, tenantId, {
       type: NOTIFICATION_LIVE_EVENT,

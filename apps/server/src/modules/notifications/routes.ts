@@ -7,6 +7,10 @@ import {
   notificationReadBodySchema,
   notificationSendAnswerSchema,
   notificationSendSchema,
+  pushAnswerSchema,
+  pushKeySchema,
+  pushSubscribeSchema,
+  pushUnsubscribeSchema,
   successEnvelope,
   unreadCountSchema,
 } from '@rpm/contracts';
@@ -23,6 +27,8 @@ import {
   readPreferences,
   readUnreadCount,
   sendMessage,
+  subscribePush,
+  unsubscribePush,
   updatePreferences,
   type NotificationEnvironment,
 } from './service.js';
@@ -116,6 +122,51 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await updatePreferences(environmentOf(app, request), request.body)),
+  );
+};
+
+/** Web Push under /notification (spec §7 push/key, push/subscribe, push/unsubscribe). */
+export const pushRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/push/key',
+    {
+      config: { access: 'notification.view' },
+      schema: {
+        tags,
+        summary: 'The server’s VAPID public key (RFC 8292), the applicationServerKey a browser subscribes with',
+        response: { 200: successEnvelope(pushKeySchema) },
+      },
+    },
+    () => ok({ publicKey: app.config.webPush.publicKey }),
+  );
+
+  app.post(
+    '/push/subscribe',
+    {
+      config: { access: 'notification.view' },
+      schema: {
+        tags,
+        summary:
+          'Keep this browser’s push subscription (PushSubscription.toJSON(): endpoint and keys) for the caller: its notices are pushed to it, encrypted per RFC 8291, unless the caller turned push off for their type. The same endpoint again moves it to the caller',
+        body: pushSubscribeSchema,
+        response: { 200: successEnvelope(pushAnswerSchema) },
+      },
+    },
+    async (request) => ok(await subscribePush(environmentOf(app, request), request.body, request.headers['user-agent'] ?? null)),
+  );
+
+  app.post(
+    '/push/unsubscribe',
+    {
+      config: { access: 'notification.view' },
+      schema: {
+        tags,
+        summary: 'Forget the caller’s subscription with this endpoint (none: nothing changes)',
+        body: pushUnsubscribeSchema,
+        response: { 200: successEnvelope(pushAnswerSchema) },
+      },
+    },
+    async (request) => ok(await unsubscribePush(environmentOf(app, request), request.body.endpoint)),
   );
 };
 

@@ -8,17 +8,19 @@ import {
   type NotificationPreference,
   type NotificationPreferencesUpdate,
   type NotificationType,
+  type PushSubscribe,
   type UnreadCount,
 } from '@rpm/contracts';
 import { and, count, desc, eq, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import { withCaller } from '../../db/caller.js';
 import type { Database, TenantTransaction } from '../../db/database.js';
-import { notificationPreferences, notifications, patients, users } from '../../db/schema.js';
+import { notificationPreferences, notifications, patients, pushSubscriptions, users } from '../../db/schema.js';
 import type { AuthContext } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
 import { notify } from './notify.js';
+import { saveSubscription } from './push.js';
 
 export interface NotificationEnvironment {
   database: Database;
@@ -243,5 +245,27 @@ export function sendMessage(
       at: now,
     });
     return { sent };
+  });
+}
+
+/** POST /notification/push/subscribe: this browser's subscription, kept for the caller's account. */
+export function subscribePush(
+  environment: NotificationEnvironment,
+  subscription: PushSubscribe,
+  userAgent: string | null,
+): Promise<{ subscribed: boolean }> {
+  const { auth } = environment;
+  return withInbox(environment, async (tx) => {
+    await saveSubscription(tx, auth.accountTenantId, auth.userId, subscription, userAgent, environment.clock.now());
+    return { subscribed: true };
+  });
+}
+
+/** POST /notification/push/unsubscribe: forgets the caller's subscription with that endpoint. */
+export function unsubscribePush(environment: NotificationEnvironment, endpoint: string): Promise<{ subscribed: boolean }> {
+  const { auth } = environment;
+  return withInbox(environment, async (tx) => {
+    await tx.delete(pushSubscriptions).where(and(eq(pushSubscriptions.endpoint, endpoint), eq(pushSubscriptions.userId, auth.userId)));
+    return { subscribed: false };
   });
 }
