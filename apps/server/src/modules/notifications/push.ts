@@ -113,7 +113,7 @@ export function createPushSender(config: Pick<Config, 'webPush'>): PushSender {
           // A day to reach a device that is off; bounded so that one hung push service cannot hold the lease.
           { vapidDetails, TTL: 86_400, timeout: 15_000, urgency: 'high', contentEncoding: 'aes128gcm', ...(agent === undefined ? {} : { agent }) },
         );
-        return { providerMessageId: result.headers.location ?? `${String(result.statusCode)}` };
+        return { providerMessageId: result.headers.location ?? String(result.statusCode) };
       } catch (error) {
         const status = (error as { statusCode?: unknown }).statusCode;
         if (status === 404 || status === 410) throw new PushGone(status);
