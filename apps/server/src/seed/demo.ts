@@ -19,6 +19,7 @@ import {
 import { findPlatformTenant } from '../modules/tenants/store.js';
 import { seedDemoCarePlan } from './demo-care-plan.js';
 import { seedDemoSchedules } from './demo-schedules.js';
+import { seedDemoNotifications } from './demo-notifications.js';
 import { seedDemoCareTeam } from './demo-care-team.js';
 import { seedDemoAlerts } from './demo-alerts.js';
 import { seedDemoDevices } from './demo-devices.js';
@@ -332,6 +333,7 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
   await seedDemoFollowers(tx, data, passwordHash);
   await seedDemoCarePlan(tx, data);
   await seedDemoSchedules(tx, data);
+  await seedDemoNotifications(tx, data, 'Linh Nguyen');
 }
 
 /** What the tenant seed created, for the per-domain seeds that build on it. */
