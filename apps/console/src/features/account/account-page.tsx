@@ -1,6 +1,8 @@
 import { Stack, Tabs, Text, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { LoadingState } from '../shell/query-states';
 import { usePageTitle } from '../shell/use-page-title';
 import { ActivityTab } from './activity-tab';
 import { ChangePasswordTab } from './change-password-tab';
@@ -13,12 +15,20 @@ import { QualificationTab } from './qualification-tab';
 import { useSession } from '../shell/session-context';
 import { UnitsTab } from './units-tab';
 
+// The notification preferences come with their own catalogue, fetched when the tab opens.
+const NotificationPreferencesTab = lazy(() =>
+  import('../notifications/notification-preferences-tab').then((module) => ({
+    default: module.NotificationPreferencesTab,
+  })),
+);
+
 /** The tabs of spec §2 account settings that the server supports today, in menu order. */
 export const ACCOUNT_TABS = [
   'profile',
   'qualification',
   'preferences',
   'units',
+  'notifications',
   'password',
   'deactivate',
   'activity',
@@ -85,6 +95,11 @@ export function AccountPage() {
         </Tabs.Panel>
         <Tabs.Panel value="units" pt="lg">
           <UnitsTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="notifications" pt="lg">
+          <Suspense fallback={<LoadingState />}>
+            <NotificationPreferencesTab />
+          </Suspense>
         </Tabs.Panel>
         <Tabs.Panel value="password" pt="lg">
           <ChangePasswordTab />

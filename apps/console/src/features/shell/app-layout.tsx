@@ -8,6 +8,7 @@ import { useDisplayTimeZone } from '../account/use-display-time-zone';
 import { signOut } from '../auth/auth-api';
 import { useEndSession } from '../auth/use-end-session';
 import { LevelSwitcher } from '../levels/level-switcher';
+import { NotificationBellSlot } from '../notifications/notification-bell-slot';
 import { LiveIndicator } from '../realtime/live-indicator';
 import { LiveLayer } from '../realtime/live-layer';
 import { HeaderBrand } from './branding';
@@ -124,6 +125,7 @@ export function AppLayout() {
               <LiveIndicator />
               <LevelSwitcher />
               <LanguageSwitch />
+              <NotificationBellSlot />
               <Group gap="xs" wrap="nowrap">
                 <Tooltip label={`${session.user.fullName} · ${t(`roles.${session.user.role}`)}`}>
                   <Avatar color="initials" name={session.user.fullName} radius="xl" size={34} />
