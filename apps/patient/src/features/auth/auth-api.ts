@@ -11,6 +11,7 @@ import {
 import { api } from '../../api/client';
 import { setActiveProfile } from '../../api/profile-store';
 import { clearSession, rememberTenant, saveSession } from '../../api/session-store';
+import { forgetPushOnSignOut } from '../notifications/forget-push';
 
 export const SESSION_QUERY_ROOT = 'session';
 
@@ -118,6 +119,8 @@ export function verifyRegistration(request: { tenant: string; email: string; tok
 }
 
 export async function signOut(): Promise<void> {
+  // While the session still holds: the next person on this phone gets none of this account's pushes.
+  await forgetPushOnSignOut();
   try {
     await api.post('/auth/logout', {});
   } finally {

@@ -13,6 +13,7 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../ui/error-message';
 import { Alert } from '../../ui/kit';
 import { PREFERENCES_KEY, preferencesQuery, savePreferences } from './inbox-api';
+import { PushDeviceCard } from './push-card';
 import { useNotificationCatalogue } from './use-notification-catalogue';
 
 const SAVE_KEY = ['notification-preferences', 'save'] as const;
@@ -85,7 +86,8 @@ function TypeChoices(props: {
 
 /**
  * How each type of notification reaches the account: in the app, by e-mail, push or SMS (spec §3,
- * §7 preferences). A switch saves at once; alerts cannot be turned off ("Always on").
+ * §7 preferences). A switch saves at once; alerts cannot be turned off ("Always on"). Above them,
+ * whether this device gets pushes at all.
  */
 export function NotificationPreferencesPage() {
   const { t } = useTranslation('notifications');
@@ -136,6 +138,7 @@ export function NotificationPreferencesPage() {
       </p>
       <h1>{t('preferences.title')}</h1>
       <p className="hint">{t('preferences.description')}</p>
+      <PushDeviceCard />
       {preferences.isPending ? <p role="status" className="loading">{tApp('centre.loading')}</p> : null}
       {preferences.isError ? (
         <Alert>
