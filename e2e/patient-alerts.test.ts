@@ -104,6 +104,9 @@ beforeAll(async () => {
   patient = { id: found.id, userId: found.user_id, followers: followerCount };
   await query(`UPDATE sos_cases SET status = 'CLOSED', closed_at = now(), close_reason = 'test' WHERE patient_id = $1 AND status <> 'CLOSED'`, [patient.id]);
   await callAsAdmin('PUT', '/account/alert-settings', { highRiskConfirmSeconds: CONFIRM_SECONDS, sosKpiMinutes: 5 });
+  // The navigation badge counts unread alerts and unread updates: the demo's unread updates are
+  // read first, so that reading the alerts empties it.
+  await query('UPDATE notifications SET read_at = now() WHERE recipient_id = $1 AND read_at IS NULL', [patient.userId]);
 
   phone = await suite.keepPhone({
     permissions: ['geolocation', 'microphone'],
