@@ -34,3 +34,31 @@ export function Checkbox(props: { label: string; checked: boolean; onChange: (ch
 export function Alert({ children, tone = 'error' }: { children: ReactNode; tone?: 'error' | 'info' }) {
   return <div className={`alert alert-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>{children}</div>;
 }
+
+/** An on/off switch (a checkbox announced as a switch), with its label beside it (styles.css). */
+export function Switch(props: {
+  label: string;
+  checked: boolean;
+  disabled?: boolean | undefined;
+  describedBy?: string | undefined;
+  onChange: (checked: boolean) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="switch-row">
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        type="checkbox"
+        role="switch"
+        className="switch"
+        checked={props.checked}
+        disabled={props.disabled}
+        aria-describedby={props.describedBy}
+        onChange={(event) => {
+          props.onChange(event.target.checked);
+        }}
+      />
+    </div>
+  );
+}

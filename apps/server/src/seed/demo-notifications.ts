@@ -26,30 +26,31 @@ export async function seedDemoNotifications(tx: TenantTransaction, data: DemoTen
     senderId: doctorId,
     at: new Date(now - 7 * 24 * HOUR),
   });
-  await notify(tx, data.tenantId, {
-    recipients: [patient.userId],
-    kind: 'message',
-    title: 'Flu vaccination week',
-    body: 'Saigon Heart Center offers flu vaccination from Monday to Friday, 8:00 to 11:00. Bring your insurance card.',
-    senderId: adminId,
-    at: new Date(now - 3 * HOUR),
-  });
-  await notify(tx, data.tenantId, {
-    recipients: [doctorId],
-    kind: 'message',
-    title: 'Ward round moved',
-    body: 'Thursday’s ward round starts at 9:30 this week.',
-    senderId: adminId,
-    at: new Date(now - 26 * HOUR),
-  });
-  await notify(tx, data.tenantId, {
-    recipients: [doctorId],
-    kind: 'message',
-    title: 'New blood pressure cuffs',
-    body: 'The new cuffs are at the front desk. Patients measured with them from today.',
-    senderId: adminId,
-    at: new Date(now - 2 * HOUR),
-  });
+  const messages = [
+    {
+      to: patient.userId,
+      title: 'Flu vaccination week',
+      body: 'Saigon Heart Center offers flu vaccination from Monday to Friday, 8:00 to 11:00. Bring your insurance card.',
+      hoursAgo: 3,
+    },
+    { to: doctorId, title: 'Ward round moved', body: 'Thursday’s ward round starts at 9:30 this week.', hoursAgo: 26 },
+    {
+      to: doctorId,
+      title: 'New blood pressure cuffs',
+      body: 'The new cuffs are at the front desk. Patients measured with them from today.',
+      hoursAgo: 2,
+    },
+  ];
+  for (const message of messages) {
+    await notify(tx, data.tenantId, {
+      recipients: [message.to],
+      kind: 'message',
+      title: message.title,
+      body: message.body,
+      senderId: adminId,
+      at: new Date(now - message.hoursAgo * HOUR),
+    });
+  }
   // The prescription notice and the older staff note were read when they came.
   await tx
     .update(notifications)

@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NOTIFICATION_LIVE_EVENT } from '@rpm/contracts';
 import { useLiveEvent, useLiveStatus } from '../realtime/live-context';
+import { BellIcon } from '../shell/icons';
 import { useSession } from '../shell/session-context';
 import { ForceNotices } from './force-notices';
 import { NOTIFICATIONS_QUERY_ROOT, unreadCountQuery } from './notification-count';
@@ -62,21 +63,7 @@ function Bell() {
             setHasOpened(true);
           }}
         >
-          <svg
-            width={20}
-            height={20}
-            viewBox="0 0 24 24"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth={1.8}
-            strokeLinecap="round"
-            strokeLinejoin="round"
-            aria-hidden="true"
-            focusable="false"
-          >
-            <path d="M6 9a6 6 0 0 1 12 0c0 6 2.5 8 2.5 8h-17S6 15 6 9" />
-            <path d="M10 20.5a2.2 2.2 0 0 0 4 0" />
-          </svg>
+          <BellIcon width={20} height={20} />
         </ActionIcon>
         {unread > 0 ? (
           <Badge

@@ -100,6 +100,13 @@ export const PlusIcon: IconComponent = (props) => (
   </Svg>
 );
 
+export const BellIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <path d="M6 9a6 6 0 0 1 12 0c0 6 2.5 8 2.5 8h-17S6 15 6 9" />
+    <path d="M10 20.5a2.2 2.2 0 0 0 4 0" />
+  </Svg>
+);
+
 export const InboxIcon: IconComponent = (props) => (
   <Svg {...props}>
     <path d="M4 13h4l1.5 3h5L16 13h4" />

@@ -7,7 +7,8 @@ import { errorMessage } from '../../ui/error-message';
 import { Alert } from '../../ui/kit';
 import { CONTACT_KEYS, followersQuery, removeFollower, resendInvitation, setHiddenKinds, updateFollower } from './contacts-api';
 import { FollowerForm } from './follower-form';
-import { ConfirmDialog, Switch, useDateTime, useNowUntil } from './parts';
+import { Switch } from '../../ui/kit';
+import { ConfirmDialog, useDateTime, useNowUntil } from './parts';
 import { countdownText } from './rules';
 
 /** Keeps the list's copy of a follower in step with the server's answer. */

@@ -110,23 +110,3 @@ export function SelectField(props: {
   );
 }
 
-/** An on/off switch (a checkbox announced as a switch), with its label beside it. */
-export function Switch(props: { label: string; checked: boolean; disabled?: boolean; onChange: (checked: boolean) => void }) {
-  const id = useId();
-  return (
-    <div className="switch-row">
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        type="checkbox"
-        role="switch"
-        className="switch"
-        checked={props.checked}
-        disabled={props.disabled}
-        onChange={(event) => {
-          props.onChange(event.target.checked);
-        }}
-      />
-    </div>
-  );
-}

@@ -11,7 +11,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorMessage } from '../../ui/error-message';
-import { Alert } from '../../ui/kit';
+import { Alert, Switch } from '../../ui/kit';
 import { PREFERENCES_KEY, preferencesQuery, savePreferences } from './inbox-api';
 import { PushDeviceCard } from './push-card';
 import { useNotificationCatalogue } from './use-notification-catalogue';
@@ -21,32 +21,6 @@ const SAVE_KEY = ['notification-preferences', 'save'] as const;
 /** Working hours are staff's business: a patient never gets a SCHEDULE notification. */
 const PATIENT_TYPES = NOTIFICATION_TYPES.filter((type) => type !== 'SCHEDULE');
 
-function ChannelSwitch(props: {
-  label: string;
-  checked: boolean;
-  disabled: boolean;
-  describedBy?: string | undefined;
-  onChange: (checked: boolean) => void;
-}) {
-  const id = useId();
-  return (
-    <div className="switch-row">
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        type="checkbox"
-        role="switch"
-        className="switch"
-        checked={props.checked}
-        disabled={props.disabled}
-        aria-describedby={props.describedBy}
-        onChange={(event) => {
-          props.onChange(event.target.checked);
-        }}
-      />
-    </div>
-  );
-}
 
 function TypeChoices(props: {
   type: NotificationType;
@@ -68,7 +42,7 @@ function TypeChoices(props: {
         const row = props.rows.get(channel);
         if (row === undefined) return null;
         return (
-          <ChannelSwitch
+          <Switch
             key={channel}
             label={t(`channels.${channel}`)}
             checked={row.enabled}

@@ -6,7 +6,8 @@ import { createTestApp } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
 import { SESSION_COOKIE } from '../../http/access.js';
 import { ManualClock } from '../../lib/clock.js';
-import { call, careOrganisation, codeOf, dataOf, tokensOf, type CareOrganisation } from '../doctors/test-support.js';
+import { createTenant, createTenantUser } from '../../../test/factories.js';
+import { call, careOrganisation, codeOf, dataOf, logInAs, tokensOf, type CareOrganisation } from '../doctors/test-support.js';
 
 /**
  * The notification centre (spec §3 Notification, §4 read / unread, §7 notification calls): each
@@ -119,6 +120,22 @@ describe('messages from staff and the inbox', () => {
     expect((await send(tokens.patient, { userIds: [org.doctorA.id], title: 'Hi', body: 'Hello' })).statusCode).toBe(403);
     const audited = await asOwner<{ n: number }>(testDb.ownerUrl, `SELECT count(*)::int AS n FROM audit_log WHERE action = 'NOTIFICATION_SENT'`);
     expect(audited[0]?.n).toBe(2);
+  });
+});
+
+describe('another tenant', () => {
+  it('neither reads nor marks a notice of this tenant, nor is sent one by it', async () => {
+    const other = await createTenant(testDb.database);
+    const outsider = await createTenantUser(testDb.database, other.id, { role: 'MAIN_ADMIN' });
+    const outsiderToken = await logInAs(app, other.code, outsider);
+    const [notice] = (await inbox(tokens.patient)).items;
+    if (notice === undefined) throw new Error('a notice expected');
+    const refused = await call(app, outsiderToken, 'POST', '/collector/notification/read', { id: notice.id });
+    expect(refused.statusCode).toBe(404);
+    expect(codeOf(refused)).toBe('notification.notFound');
+    expect((await inbox(outsiderToken)).total).toBe(0);
+    expect(codeOf(await send(tokens.admin, { userIds: [outsider.id], title: 'Hi', body: 'Hello' }))).toBe('notification.recipientNotFound');
+    expect(codeOf(await send(outsiderToken, { patientIds: [org.patientA.id], title: 'Hi', body: 'Hello' }))).toBe('notification.recipientNotFound');
   });
 });
 

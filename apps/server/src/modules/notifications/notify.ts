@@ -10,7 +10,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { TenantTransaction } from '../../db/database.js';
 import { notificationPreferences, notifications } from '../../db/schema.js';
-import { publishEvent } from '../realtime/publish.js';
+import { publishEvents } from '../realtime/publish.js';
 import { queuePushes } from './push.js';
 
 export type NoticeParams = Record<string, string | number | boolean | null>;
@@ -94,13 +94,15 @@ export async function notify(tx: TenantTransaction, tenantId: string, notice: No
     tenantId,
     rows.filter((row) => !pushOff.has(row.recipientId)).map((row) => ({ id: row.id, recipientId: row.recipientId, kind: notice.kind, link: row.link })),
   );
-  for (const row of rows) {
-    await publishEvent(tx, tenantId, {
+  await publishEvents(
+    tx,
+    tenantId,
+    rows.map((row) => ({
       type: NOTIFICATION_LIVE_EVENT,
       recipientUserId: row.recipientId,
       payload: { notificationId: row.id, type, force: row.force },
-    });
-  }
+    })),
+  );
   return rows.length;
 }
 

@@ -38,14 +38,7 @@ export async function publishEvent(
   tenantId: string,
   event: EventInput,
 ): Promise<number> {
-  const values = {
-    tenantId,
-    type: event.type,
-    patientId: event.patientId ?? null,
-    healthCenterId: event.healthCenterId ?? null,
-    recipientUserId: event.recipientUserId ?? null,
-    payload: { ...event.payload, ...(event.recipientUserId ? { recipientUserId: event.recipientUserId } : {}) },
-  };
+  const values = rowOf(tenantId, event);
   if (values.recipientUserId !== null) {
     await tx.insert(events).values(values);
     return 0;
@@ -53,4 +46,21 @@ export async function publishEvent(
   const [row] = await tx.insert(events).values(values).returning({ id: events.id });
   if (row === undefined) throw new Error('event not recorded');
   return row.id;
+}
+
+/** Records several live events in one statement (e.g. one per recipient of a notice). */
+export async function publishEvents(tx: TenantTransaction, tenantId: string, inputs: readonly EventInput[]): Promise<void> {
+  if (inputs.length === 0) return;
+  await tx.insert(events).values(inputs.map((event) => rowOf(tenantId, event)));
+}
+
+function rowOf(tenantId: string, event: EventInput) {
+  return {
+    tenantId,
+    type: event.type,
+    patientId: event.patientId ?? null,
+    healthCenterId: event.healthCenterId ?? null,
+    recipientUserId: event.recipientUserId ?? null,
+    payload: { ...event.payload, ...(event.recipientUserId ? { recipientUserId: event.recipientUserId } : {}) },
+  };
 }
