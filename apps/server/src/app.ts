@@ -1,3 +1,4 @@
+import { gatewayCallbackRoutes } from './modules/messaging/gateways/routes.js';
 import { notificationCollectorRoutes, notificationRoutes, pushRoutes } from './modules/notifications/routes.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -109,7 +110,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     myAppointmentRoutes,
   ],
   '/notification': [notificationRoutes, pushRoutes],
-  '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes, notificationCollectorRoutes],
+  '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes, notificationCollectorRoutes, gatewayCallbackRoutes],
 };
 
 /** Where the server serves the patient app (apps/patient, built with this base). */

@@ -113,6 +113,9 @@ const environmentSchema = z.object({
   VAPID_PRIVATE_KEY: z.string().regex(/^[A-Za-z0-9_-]{43}$/, { error: 'must be a P-256 private key in URL-safe base64 (43 characters)' }).optional(),
   WEB_PUSH_CA_FILE: z.string().min(1).optional(),
   VAPID_SUBJECT: z.string().regex(/^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+)$/, { error: 'must be a mailto: address or an https: URL' }).default('mailto:push@rpm.local'),
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be the http(s) address the server is reached at, like https://rpm.example.org' }).optional(),
+  TWILIO_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL like https://api.twilio.com' }).default('https://api.twilio.com'),
+  ESMS_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL like https://rest.esms.vn' }).default('https://rest.esms.vn'),
   OCR_CLOUD_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL like https://vision.googleapis.com' }).default('https://vision.googleapis.com'),
 });
 
@@ -166,6 +169,11 @@ export interface Config {
   webPush: { publicKey: string; privateKey: string; subject: string; ca?: string | undefined };
   /** Origin of the cloud OCR service (Google Cloud Vision) used by tenants with an OCR API key; tests point it elsewhere. */
   ocrCloudUrl?: string | undefined;
+  /**
+   * SMS and voice gateways: the address gateways call back (PUBLIC_URL, default
+   * http://localhost:PORT) and the gateways' API origins (tests point them at local servers).
+   */
+  gateways?: { publicUrl: string; twilioApiUrl: string; esmsApiUrl: string } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -233,6 +241,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     jobsEnabled: values.JOBS_ENABLED,
     trustProxy: values.TRUST_PROXY,
     ocrCloudUrl: values.OCR_CLOUD_URL,
+    gateways: {
+      publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
+      twilioApiUrl: values.TWILIO_API_URL.replace(/\/+$/, ''),
+      esmsApiUrl: values.ESMS_API_URL.replace(/\/+$/, ''),
+    },
     ice: { stunUrls: values.STUN_URLS, turnUrls: values.TURN_URLS, turnSecret: values.TURN_SECRET },
     webPush: {
       ...(values.VAPID_PUBLIC_KEY !== undefined && values.VAPID_PRIVATE_KEY !== undefined

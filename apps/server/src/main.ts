@@ -74,7 +74,7 @@ async function run(command: string, config: Config) {
 
   await app.listen({ host: config.host, port: config.port });
   if (config.jobsEnabled) {
-    jobRunner = await startJobRunners({ ownerUrl: prepared.ownerUrl, database: prepared.database, clock: app.clock, log: app.log, secretsKey: config.secretsKey });
+    jobRunner = await startJobRunners({ ownerUrl: prepared.ownerUrl, database: prepared.database, clock: app.clock, log: app.log, secretsKey: config.secretsKey, gateways: app.gateways });
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;

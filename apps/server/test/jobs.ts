@@ -9,7 +9,7 @@ import type { TestDatabase } from './database.js';
  */
 export function runDueJobsOf(app: FastifyInstance, testDb: TestDatabase, options: { now?: Date } = {}) {
   return runDueJobs(
-    { database: app.database, clock: app.clock, log: app.log, ownerUrl: testDb.ownerUrl },
+    { database: app.database, clock: app.clock, log: app.log, ownerUrl: testDb.ownerUrl, gateways: app.gateways },
     options,
   );
 }

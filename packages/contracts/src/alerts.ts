@@ -396,7 +396,7 @@ export type TicketStatistics = z.infer<typeof ticketStatisticsSchema>;
 // SMS and call management -------------------------------------------------------------------------
 
 export const MESSAGE_KINDS = ['SMS', 'CALL', 'EMAIL'] as const;
-export const MESSAGE_STATUSES = ['PENDING', 'SENT', 'FAILED', 'COMPLETED', 'NO_ANSWER'] as const;
+export const MESSAGE_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'UNDELIVERED', 'FAILED', 'PLACED', 'ANSWERED', 'COMPLETED', 'NO_ANSWER', 'BUSY'] as const;
 export const messageListQuerySchema = pageQuerySchema.extend({
   search: plainText(80)
     .optional()

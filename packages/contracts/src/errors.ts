@@ -303,6 +303,14 @@ export const ERROR_STATUS = {
   'notification.noRecipients': 400,
   /** A recipient the sender cannot see (another center's patient, an unknown account). */
   'notification.recipientNotFound': 404,
+  /** A gateway other than the local one needs its credentials (kept when the provider stays). */
+  'gateway.credentialsRequired': 400,
+  /** eSMS sends SMS only: it cannot place calls. */
+  'gateway.unsupported': 400,
+  /** A callback address that names no gateway of this kind. */
+  'gateway.unknownCallback': 404,
+  /** A callback whose signature does not match the tenant's credentials (X-Twilio-Signature). */
+  'gateway.signatureInvalid': 403,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -220,6 +220,8 @@ export const calls = pgTable(
     createdAt: timestamps('created_at').notNull(),
     startedAt: timestamps('started_at'),
     endedAt: timestamps('ended_at'),
+    /** Migration 0052: when the callee picked up (gateways that report it). */
+    answeredAt: timestamps('answered_at'),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );

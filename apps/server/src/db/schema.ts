@@ -248,6 +248,8 @@ export const outboxMessages = pgTable(
     lastError: text('last_error'),
     createdAt: timestamps('created_at').notNull().defaultNow(),
     sentAt: timestamps('sent_at'),
+    /** Migration 0052: when the gateway reported the SMS delivered (or undelivered). */
+    deliveredAt: timestamps('delivered_at'),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );
@@ -273,6 +275,23 @@ export const auditLog = pgTable(
 );
 
 // Organisation (migration 0004) ----------------------------------------------------------------
+
+/** Migration 0052: a tenant's SMS or voice gateway, credentials sealed (messaging/gateways). */
+export const tenantMessageGateways = pgTable(
+  'tenant_message_gateways',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    channel: text().notNull().$type<'SMS' | 'CALL'>(),
+    provider: text().notNull().$type<'local' | 'twilio' | 'esms'>(),
+    sender: text().notNull().default(''),
+    credentialsCiphertext: text('credentials_ciphertext').notNull().default(''),
+    callbackKey: text('callback_key').notNull(),
+    updatedAt: timestamps('updated_at').notNull(),
+    updatedBy: uuid('updated_by'),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.channel] })],
+);
+export type TenantMessageGatewayRow = typeof tenantMessageGateways.$inferSelect;
 
 export const tenantConnections = pgTable(
   'tenant_connections',

@@ -15,9 +15,14 @@ import { messageListQuery, type MessageFilter } from './monitoring-api';
 const STATUS_COLOR: Record<(typeof MESSAGE_STATUSES)[number], string> = {
   PENDING: 'yellow',
   SENT: 'teal',
+  DELIVERED: 'teal',
+  UNDELIVERED: 'red',
   FAILED: 'red',
+  PLACED: 'yellow',
+  ANSWERED: 'teal',
   COMPLETED: 'teal',
   NO_ANSWER: 'orange',
+  BUSY: 'orange',
 };
 
 /** SMS and call management (spec §2, §3 SMS or call): from, to, provider, send date, status. */

@@ -8,13 +8,14 @@ import { usePageTitle } from '../shell/use-page-title';
 import { BrandingTab } from './branding-tab';
 import { ConnectionsTab } from './connections-tab';
 import { EmailTemplatesTab } from './email-templates-tab';
+import { GatewaysTab } from './gateways-tab';
 import { InformationTab } from './information-tab';
 import { SecurityTab } from './security-tab';
 import { SettingsTab } from './settings-tab';
 import { ConnectionTypeBadge, TenantStatusBadge } from './tenant-badges';
 import { tenantDetailQuery } from './tenants-api';
 
-/** The tabs of a tenant (spec §2: information, branding, settings, security, email template, connections). */
+/** The tabs of a tenant (spec §2: information, branding, settings, security, email template, connections) and its SMS and call gateways. */
 export const TENANT_TABS = [
   'information',
   'branding',
@@ -22,6 +23,7 @@ export const TENANT_TABS = [
   'security',
   'email',
   'connections',
+  'gateways',
 ] as const;
 export type TenantTab = (typeof TENANT_TABS)[number];
 
@@ -41,6 +43,7 @@ function TenantTabs({ tenant }: { tenant: TenantDetail }) {
     security: <SecurityTab tenant={tenant} />,
     email: <EmailTemplatesTab tenant={tenant} />,
     connections: <ConnectionsTab tenant={tenant} />,
+    gateways: <GatewaysTab tenant={tenant} />,
   };
   return (
     // The open tab is in the address (?tab=branding) so it survives a reload and can be linked to.

@@ -26,6 +26,9 @@ export const TENANT_CONTRACT_MESSAGES: Record<string, string> = {
   'must be letters, digits, _ $ . or -': 'tenants:form.identifier',
   'must be one non-empty line': 'tenants:form.subject',
   'must not be empty': 'form.required',
+  'must be AC followed by 32 hexadecimal digits': 'tenants:form.accountSid',
+  'must be a phone number in international form, like +84901234567': 'tenants:form.e164',
+  'must be the registered brand name: at most 11 letters, digits, spaces, dots or dashes': 'tenants:form.brandName',
   [`only these placeholders: ${PLACEHOLDER_LIST}`]: 'tenants:form.placeholders',
 };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   emailTemplateInputSchema,
+  messageGatewayUpdateSchema,
   TENANT_CONNECTION_KINDS,
   TENANT_LOGO_MAX_BYTES,
   TENANT_SETTING_KEYS,
@@ -53,6 +54,8 @@ describe('tenant form messages', () => {
     });
     record(emailTemplateInputSchema, { subject: 'two\nlines', body: ' ' });
     record(emailTemplateInputSchema, { subject: 'Hi {{nobody}}', body: 'x' });
+    record(messageGatewayUpdateSchema, { provider: 'twilio', sender: '0901', credentials: { accountSid: 'XY', authToken: 'has space' } });
+    record(messageGatewayUpdateSchema, { provider: 'esms', sender: 'A brand name too long' });
     // A reworded contract message would no longer be found here and fall back to a vague one.
     for (const message of Object.keys(TENANT_CONTRACT_MESSAGES)) expect(seen, message).toContain(message);
   });

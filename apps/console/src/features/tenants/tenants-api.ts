@@ -2,6 +2,10 @@ import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import {
   emailTemplatePreviewSchema,
   emailTemplateSchema,
+  messageGatewaySchema,
+  messageGatewayTestResultSchema,
+  type MessageGatewayChannel,
+  type MessageGatewayUpdate,
   pageOf,
   tenantConnectionsSchema,
   tenantConnectionTestSchema,
@@ -114,6 +118,20 @@ export function previewEmailTemplate(
   input: { subject: string; body: string },
 ) {
   return api.post(templatePath(id, key, language, '/preview'), input, { schema: emailTemplatePreviewSchema });
+}
+
+export const tenantGatewaysQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...TENANTS_QUERY_ROOT, 'gateways', id],
+    queryFn: ({ signal }) => api.get(`${tenantPath(id)}/gateways`, { schema: messageGatewaySchema.array(), signal }),
+  });
+
+export function saveTenantGateway(id: string, channel: MessageGatewayChannel, input: MessageGatewayUpdate) {
+  return api.put(`${tenantPath(id)}/gateways/${channel}`, input, { schema: messageGatewaySchema });
+}
+
+export function testTenantGateway(id: string, channel: MessageGatewayChannel, to: string) {
+  return api.post(`${tenantPath(id)}/gateways/${channel}/test`, { to }, { schema: messageGatewayTestResultSchema });
 }
 
 export function testTenantConnections(id: string, input: TenantConnectionsInput) {

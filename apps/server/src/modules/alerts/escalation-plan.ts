@@ -101,7 +101,8 @@ const alertOf = (
 /**
  * The escalation of a level signal (spec §4): AT_RISK notifies the patient; HIGH_RISK notifies the
  * patient and starts the confirmation window (a timer per patient); SOS opens the patient's SOS
- * case with its ticket and KPI timer, calls the emergency contacts, texts every follower and
+ * case with its ticket and KPI timer, calls the followers one at a time (the first now, alerts/calls.ts
+ * the next when one does not answer), texts every follower and
  * writes to the care team — or, when a case is open, records the SOS on it (a resolved case is
  * taken up again).
  */
@@ -215,17 +216,20 @@ function openCase(
 
   // Spec §4: SOS -> automatic call and SMS to the followers; an alert to the care team.
   const text = { name: patient.fullName, level: signal.alertType, hotline: patient.hotline, location };
+  // The calls go down the followers one at a time until one answers (alerts/calls.ts): the first
+  // in call order now, the next when a call ends unanswered.
+  const firstToCall = state.followers[0];
+  if (firstToCall !== undefined) {
+    plan.deliveries.push({
+      kind: 'CALL',
+      to: firstToCall.phone,
+      toName: firstToCall.name,
+      purpose: 'SOS_FOLLOWER_CALL',
+      contactId: firstToCall.id,
+      sosCaseId,
+    });
+  }
   for (const contact of state.followers) {
-    if (contact.contactType === 'EMERGENCY') {
-      plan.deliveries.push({
-        kind: 'CALL',
-        to: contact.phone,
-        toName: contact.name,
-        purpose: 'SOS_FOLLOWER_CALL',
-        contactId: contact.id,
-        sosCaseId,
-      });
-    }
     plan.deliveries.push({
       kind: 'MESSAGE',
       channel: 'SMS',

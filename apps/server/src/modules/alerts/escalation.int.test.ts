@@ -5,7 +5,8 @@ import { createTestApp } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
 import { createPatient } from '../../../test/factories.js';
 import { ManualClock, MINUTE } from '../../lib/clock.js';
-import { createLocalCallProvider, placeQueuedCall } from './delivery.js';
+import { createLocalCallProvider } from '../messaging/providers.js';
+import { placeQueuedCall } from './calls.js';
 import { runHighRiskTimeout, runSosKpiCheck } from './escalation.js';
 import {
   alertOrganisation,
@@ -229,7 +230,8 @@ describe('SOS', () => {
       'SELECT to_number FROM calls WHERE sos_case_id = $1 ORDER BY to_number',
       [outcome.sosCaseId],
     );
-    expect(calls.map((row) => row.to_number)).toEqual(['0902000001', '0902000002']);
+    // The followers are called one at a time (alerts/calls.ts): the favourite first.
+    expect(calls.map((row) => row.to_number)).toEqual(['0902000001']);
     const sms = await patientOutbox(testDb.ownerUrl, org.patientA.id, 'SOS_FOLLOWER_SMS');
     expect(sms.map((message) => message.recipient)).toEqual(['0902000001', '0902000002', '0902000003']);
     const careTeam = await patientOutbox(testDb.ownerUrl, org.patientA.id, 'SOS_CARE_TEAM');

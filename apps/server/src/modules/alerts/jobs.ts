@@ -1,5 +1,7 @@
 import { defineTask } from '../jobs/registry.js';
-import { createLocalCallProvider, PLACE_CALL_TASK, placeQueuedCall } from './delivery.js';
+import { createLocalCallProvider } from '../messaging/providers.js';
+import { placeQueuedCall } from './calls.js';
+import { PLACE_CALL_TASK } from './delivery.js';
 import {
   HIGH_RISK_TIMEOUT_TASK,
   runHighRiskTimeout,
@@ -30,5 +32,6 @@ defineTask<{ patientId: string }>(STATUS_SETTLE_TASK, async (context) => {
   await runStatusSettle(context, context.payload);
 });
 defineTask<{ callId: string }>(PLACE_CALL_TASK, async (context) => {
-  await placeQueuedCall(context, context.payload, createLocalCallProvider(context.clock));
+  const provider = context.gateways === undefined ? createLocalCallProvider(context.clock) : await context.gateways.callsFor(context.tenantId);
+  await placeQueuedCall(context, context.payload, provider);
 });

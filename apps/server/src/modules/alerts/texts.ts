@@ -12,7 +12,9 @@ export type AlertText =
   | 'SOS_CARE_TEAM_SUBJECT'
   | 'SOS_CARE_TEAM'
   | 'FOLLOWER_CALL_REQUEST'
-  | 'NO_DATA_PATIENT';
+  | 'NO_DATA_PATIENT'
+  | 'SOS_CALL'
+  | 'CALL';
 
 export const ALERT_TEXTS: Record<'en' | 'vi', Record<AlertText, string>> = {
   en: {
@@ -30,6 +32,8 @@ export const ALERT_TEXTS: Record<'en' | 'vi', Record<AlertText, string>> = {
     FOLLOWER_CALL_REQUEST: '{name} asked for help: please call them now. Hotline: {hotline}',
     NO_DATA_PATIENT:
       'Your watch has not sent any health data for a while. Please check that it is worn, charged and connected to the app.',
+    SOS_CALL: 'This is an emergency call. {name} has raised an SOS and needs help. Please call {name} now, or the hotline {hotline}.',
+    CALL: 'This is a call about {name}, who asked for help. Please call {name} now, or the hotline {hotline}.',
   },
   vi: {
     AT_RISK_PATIENT:
@@ -48,6 +52,8 @@ export const ALERT_TEXTS: Record<'en' | 'vi', Record<AlertText, string>> = {
     FOLLOWER_CALL_REQUEST: '{name} cần giúp đỡ: vui lòng gọi ngay cho họ. Đường dây nóng: {hotline}',
     NO_DATA_PATIENT:
       'Đồng hồ của bạn đã lâu không gửi dữ liệu sức khỏe. Vui lòng kiểm tra đồng hồ đang được đeo, còn pin và đã kết nối với ứng dụng.',
+    SOS_CALL: 'Đây là cuộc gọi khẩn cấp. {name} đã phát SOS và cần giúp đỡ. Vui lòng gọi ngay cho {name}, hoặc đường dây nóng {hotline}.',
+    CALL: 'Đây là cuộc gọi về {name}, người vừa cần giúp đỡ. Vui lòng gọi ngay cho {name}, hoặc đường dây nóng {hotline}.',
   },
 };
 

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
+import type { Gateways } from '../messaging/gateways/directory.js';
 
 /** What a task's handler works with. Data work goes through `database.withTenant(tenantId, …)`. */
 export interface TaskContext<Payload> {
@@ -11,6 +12,8 @@ export interface TaskContext<Payload> {
   log: FastifyBaseLogger;
   /** 1 on the first run, 2 on the first retry, … */
   attempt: number;
+  /** The tenants' SMS and voice gateways (absent: the local recorders). */
+  gateways?: Gateways | undefined;
 }
 
 export type TaskHandler<Payload> = (context: TaskContext<Payload>) => Promise<void>;

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DEDICATED_CONNECTION_LIFETIME_SECONDS, type Queryable } from '../../db/connection-guard.js';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
+import type { Gateways } from '../messaging/gateways/directory.js';
 import { refusalOf, storedDedicatedPrimaries } from '../tenants/connections.js';
 import { registeredPeriodicTasks, registeredTasks } from './registry.js';
 import { quietGraphileLogger } from './schema.js';
@@ -18,6 +19,8 @@ export interface JobEnvironment {
   database: Database;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** The tenants' SMS and voice gateways (the server's); absent: the local recorders. */
+  gateways?: Gateways | undefined;
 }
 
 /** Runs one tenant job's handler; throws (so the job is retried) when the handler fails. */
@@ -38,6 +41,7 @@ async function runTenantJob(
     clock: environment.clock,
     log: environment.log.child({ task, jobId, tenantId }),
     attempt,
+    gateways: environment.gateways,
   });
 }
 

@@ -4,6 +4,7 @@ import { claimDueMessages, findTenantsWithDueMessages, markAttemptFailed, markSe
 import { eq } from 'drizzle-orm';
 import { pushSubscriptions } from '../../db/schema.js';
 import { PushGone, type PushSender } from '../notifications/push.js';
+import { GatewayError } from './gateways/gateway-error.js';
 import type { DeliveryReceipt, EmailSender, SmsProvider } from './providers.js';
 
 /**
@@ -20,7 +21,8 @@ export const DELIVERY_RULES = {
 
 export interface MessageProviders {
   email: EmailSender;
-  sms: SmsProvider;
+  /** The tenant's SMS gateway (gateways/directory.ts), else the server's default. */
+  smsFor: (tenantId: string) => Promise<SmsProvider>;
   push: PushSender;
 }
 
@@ -126,15 +128,19 @@ export class OutboxDispatcher {
   }
 
   private async deliver(message: OutboxRow): Promise<void> {
-    const provider = message.channel === 'EMAIL' ? this.providers.email : message.channel === 'PUSH' ? this.providers.push : this.providers.sms;
+    let providerName: string = message.channel === 'EMAIL' ? this.providers.email.name : message.channel === 'PUSH' ? this.providers.push.name : 'sms';
     let providerMessageId: string;
     try {
-      const receipt =
-        message.channel === 'EMAIL'
-          ? await this.providers.email.send({ to: message.recipient, subject: message.subject, text: message.body })
-          : message.channel === 'PUSH'
-            ? await this.push(message)
-            : await this.providers.sms.send(message.recipient, message.body);
+      let receipt: DeliveryReceipt;
+      if (message.channel === 'EMAIL') {
+        receipt = await this.providers.email.send({ to: message.recipient, subject: message.subject, text: message.body });
+      } else if (message.channel === 'PUSH') {
+        receipt = await this.push(message);
+      } else {
+        const sms = await this.providers.smsFor(message.tenantId);
+        providerName = sms.name;
+        receipt = await sms.send({ id: message.id, to: message.recipient, text: message.body });
+      }
       providerMessageId = receipt.providerMessageId;
     } catch (error) {
       this.logger.warn(
@@ -143,10 +149,12 @@ export class OutboxDispatcher {
       );
       // A push subscription that is gone will not come back: no retries, and it is forgotten.
       const isGone = error instanceof PushGone;
+      // A gateway that refused the request itself (a wrong number, bad credentials) would refuse it again.
+      const isFinal = isGone || (error instanceof GatewayError && !error.retryable);
       await this.database
         .withTenant(message.tenantId, async (tx) => {
           if (isGone) await tx.delete(pushSubscriptions).where(eq(pushSubscriptions.id, message.recipient));
-          await markAttemptFailed(tx, message.id, { provider: provider.name, error: describeError(error) }, isGone ? { ...DELIVERY_RULES, maxAttempts: 0 } : DELIVERY_RULES);
+          await markAttemptFailed(tx, message.id, { provider: providerName, error: describeError(error) }, isFinal ? { ...DELIVERY_RULES, maxAttempts: 0 } : DELIVERY_RULES);
         })
         .catch((markError: unknown) => {
           // The lease still expires, so the message is retried even if this write was lost.
@@ -155,7 +163,7 @@ export class OutboxDispatcher {
       return;
     }
     await this.database
-      .withTenant(message.tenantId, (tx) => markSent(tx, message.id, { provider: provider.name, providerMessageId }))
+      .withTenant(message.tenantId, (tx) => markSent(tx, message.id, { provider: providerName, providerMessageId }))
       .catch((markError: unknown) => {
         // Sent but not recorded: after the lease it may be sent again (at-least-once delivery).
         this.logger.error({ err: markError, messageId: message.id }, 'outbox: sent but cannot record it');

@@ -112,3 +112,48 @@ export async function markAttemptFailed(
     })
     .where(and(eq(outboxMessages.id, id), eq(outboxMessages.status, 'PENDING')));
 }
+
+/**
+ * A gateway's delivery receipt for an SMS it took: DELIVERED or UNDELIVERED, once. Found by the
+ * outbox id the gateway echoes back, else by the gateway's own id; only a message that gateway
+ * sent is changed, and a receipt replayed or arriving after another changes nothing. A receipt
+ * that overtakes the send's own record (fast gateways) records the gateway's id too.
+ */
+export async function recordDeliveryReceipt(
+  tx: TenantTransaction,
+  receipt: {
+    provider: string;
+    messageId?: string | undefined;
+    providerMessageId?: string | undefined;
+    status: 'DELIVERED' | 'UNDELIVERED';
+    error?: string | undefined;
+  },
+): Promise<{ id: string } | undefined> {
+  const match =
+    receipt.messageId !== undefined
+      ? eq(outboxMessages.id, receipt.messageId)
+      : receipt.providerMessageId !== undefined
+        ? eq(outboxMessages.providerMessageId, receipt.providerMessageId)
+        : undefined;
+  if (match === undefined) return undefined;
+  const [row] = await tx
+    .update(outboxMessages)
+    .set({
+      status: receipt.status,
+      provider: receipt.provider,
+      deliveredAt: sql`now()`,
+      sentAt: sql`coalesce(${outboxMessages.sentAt}, now())`,
+      ...(receipt.providerMessageId === undefined ? {} : { providerMessageId: sql`coalesce(${outboxMessages.providerMessageId}, ${receipt.providerMessageId})` }),
+      ...(receipt.error === undefined ? {} : { lastError: receipt.error.slice(0, 500) }),
+    })
+    .where(
+      and(
+        match,
+        eq(outboxMessages.channel, 'SMS'),
+        // SENT by this gateway, or being sent (claimed, attempted) and not yet recorded.
+        sql`((${outboxMessages.status} = 'SENT' AND ${outboxMessages.provider} = ${receipt.provider}) OR (${outboxMessages.status} = 'PENDING' AND ${outboxMessages.attempts} > 0))`,
+      ),
+    )
+    .returning({ id: outboxMessages.id });
+  return row;
+}

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { OutboxDispatcher } from './dispatcher.js';
 import { createEmailSender, createSmsProvider } from './providers.js';
 import { createPushSender } from '../notifications/push.js';
+import { createGateways, type Gateways } from './gateways/directory.js';
 
 /** The outbox dispatcher as the rest of the server sees it. */
 export interface Messaging {
@@ -14,6 +15,8 @@ export interface Messaging {
 declare module 'fastify' {
   interface FastifyInstance {
     messaging: Messaging;
+    /** Each tenant's SMS and voice gateway. */
+    gateways: Gateways;
   }
 }
 
@@ -22,7 +25,15 @@ const plugin: FastifyPluginAsyncZod = async (app) => {
   const email = createEmailSender(app.config);
   const sms = createSmsProvider(app.config);
   const push = createPushSender(app.config);
-  const dispatcher = new OutboxDispatcher(app.database, { email, sms, push }, app.log, app.config.outboxPollMilliseconds);
+  const gateways = createGateways({
+    system: app.database.system,
+    secretsKey: app.config.secretsKey,
+    endpoints: app.config.gateways ?? { publicUrl: `http://localhost:${app.config.port}`, twilioApiUrl: 'https://api.twilio.com', esmsApiUrl: 'https://rest.esms.vn' },
+    clock: app.clock,
+    defaultSms: sms,
+  });
+  app.decorate('gateways', gateways);
+  const dispatcher = new OutboxDispatcher(app.database, { email, smsFor: (tenantId) => gateways.smsFor(tenantId), push }, app.log, app.config.outboxPollMilliseconds);
   app.decorate('messaging', {
     kick: () => {
       dispatcher.kick();

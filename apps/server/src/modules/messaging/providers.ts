@@ -1,6 +1,7 @@
 import { createTransport } from 'nodemailer';
 import { uuidv7 } from 'uuidv7';
 import type { Config } from '../../config.js';
+import type { Clock } from '../../lib/clock.js';
 
 /** What a provider hands back for a message it accepted: its own id, kept on the outbox row. */
 export interface DeliveryReceipt {
@@ -20,11 +21,61 @@ export interface EmailSender {
   close(): void;
 }
 
-/** An SMS gateway. New gateways implement this and are chosen by SMS_PROVIDER. */
+/** An SMS to send: `id` is the outbox message's (gateways that take a request id get it). */
+export interface SmsMessage {
+  id: string;
+  to: string;
+  text: string;
+}
+
+/** An SMS gateway: the local recorder, or a tenant's own (gateways/directory.ts). */
 export interface SmsProvider {
   readonly name: string;
-  send(to: string, text: string): Promise<DeliveryReceipt>;
+  send(message: SmsMessage): Promise<DeliveryReceipt>;
   close(): void;
+}
+
+/** A voice call to place: `text` is read to the callee in `language`. */
+export interface CallRequest {
+  id: string;
+  from: string;
+  to: string;
+  purpose: string;
+  text: string;
+  language: 'en' | 'vi';
+}
+
+/**
+ * What a voice gateway answers for a call it took: a final status (the local recorder), or
+ * PLACED when the gateway reports the call's progress later through its status callbacks.
+ */
+export interface CallReceipt {
+  providerCallId: string;
+  status: 'PLACED' | 'COMPLETED' | 'NO_ANSWER';
+  startedAt: Date | null;
+  endedAt: Date | null;
+}
+
+/** A voice-call gateway. */
+export interface CallProvider {
+  /** Stored in calls.provider. */
+  readonly name: string;
+  call(request: CallRequest): Promise<CallReceipt>;
+}
+
+/**
+ * The default voice provider: records the call as made without a telephone network, so every
+ * call the product decides to place is visible in SMS and call management (development, demos,
+ * tests).
+ */
+export function createLocalCallProvider(clock: Clock): CallProvider {
+  return {
+    name: 'local-call',
+    call: async () => {
+      const now = clock.now();
+      return { providerCallId: `local-call-${uuidv7()}`, status: 'COMPLETED', startedAt: now, endedAt: now };
+    },
+  };
 }
 
 // Bounded so that one hung server cannot hold a message beyond the dispatcher's lease.

@@ -1,4 +1,5 @@
 import { sendImage } from '../../http/send-image.js';
+import { registerGatewayAdminRoutes } from '../messaging/gateways/routes.js';
 import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
 import { TENANT_LOGO_MAX_BYTES, publicTenantSchema, successEnvelope, tenantLogoQuerySchema, tenantSettingsResponseSchema } from '@rpm/contracts';
@@ -73,6 +74,7 @@ export const manageTenantRoutes: FastifyPluginAsyncZod = async (app) => {
 
   registerTenantManifestRoute(app, storage);
   registerTenantAdminRoutes(app, storage);
+  registerGatewayAdminRoutes(app);
 };
 
 export const accountTenantRoutes: FastifyPluginAsyncZod = async (app) => {
