@@ -41,6 +41,7 @@ const emptyPlan = (tenantId: string, patient: EscalationPlan['patient'] = null):
   jobs: [],
   deliveries: [],
   events: [],
+  notices: [],
 });
 
 const storedVitals = (signal: LevelSignal): StoredVitalValue[] =>
@@ -256,6 +257,15 @@ function openCase(
       purpose: 'SOS_CARE_TEAM',
       contactId: null,
       sosCaseId,
+    });
+  }
+  // And a notice in each care-team doctor's inbox (ALERT: cannot be turned off), to the patient.
+  if (state.careTeam.length > 0) {
+    plan.notices.push({
+      recipients: state.careTeam.map((doctor) => doctor.id),
+      kind: 'sos.opened',
+      params: { name: patient.fullName, patientCode: patient.patientCode },
+      link: `/patients/${patient.id}`,
     });
   }
   plan.events.push({

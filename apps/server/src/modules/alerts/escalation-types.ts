@@ -157,6 +157,15 @@ export interface PlannedEvent {
   payload: Record<string, unknown>;
 }
 
+/** A notice in the inbox (notification centre) of accounts that must know, e.g. the care team. */
+export interface PlannedNotice {
+  recipients: string[];
+  kind: 'sos.opened';
+  params: Record<string, string>;
+  /** A console path (the recipient's area is put in front). */
+  link: string;
+}
+
 /** The decisions of one escalation step, as data, in the order the executor applies them. */
 export interface EscalationPlan {
   tenantId: string;
@@ -169,4 +178,5 @@ export interface EscalationPlan {
   jobs: PlannedJob[];
   deliveries: PlannedDelivery[];
   events: PlannedEvent[];
+  notices: PlannedNotice[];
 }

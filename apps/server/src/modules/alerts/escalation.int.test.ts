@@ -234,6 +234,13 @@ describe('SOS', () => {
     expect(calls.map((row) => row.to_number)).toEqual(['0902000001']);
     const sms = await patientOutbox(testDb.ownerUrl, org.patientA.id, 'SOS_FOLLOWER_SMS');
     expect(sms.map((message) => message.recipient)).toEqual(['0902000001', '0902000002', '0902000003']);
+    // The care team's doctors also find it in their inbox (an ALERT: it cannot be turned off).
+    const notices = await asOwner<{ recipient_id: string; kind: string; type: string; link: string }>(
+      testDb.ownerUrl,
+      `SELECT recipient_id, kind, type, link FROM notifications WHERE patient_id = $1 AND kind = 'sos.opened'`,
+      [org.patientA.id],
+    );
+    expect(notices).toEqual([{ recipient_id: org.doctorA.id, kind: 'sos.opened', type: 'ALERT', link: `/patients/${org.patientA.id}` }]);
     const careTeam = await patientOutbox(testDb.ownerUrl, org.patientA.id, 'SOS_CARE_TEAM');
     expect(careTeam.map((message) => [message.channel, message.recipient])).toEqual([
       ['EMAIL', org.doctorA.email],

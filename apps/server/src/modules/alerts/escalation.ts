@@ -5,6 +5,7 @@ import type { Database, TenantTransaction } from '../../db/database.js';
 import { alerts, sosCases, tickets } from '../../db/schema.js';
 import type { Clock } from '../../lib/clock.js';
 import { scheduleJob } from '../jobs/queue.js';
+import { notify } from '../notifications/notify.js';
 import { publishEvent } from '../realtime/publish.js';
 import { listFollowers, queueCall, sendPatientMessage } from './delivery.js';
 import {
@@ -204,6 +205,9 @@ export async function applyPlan(
       healthCenterId: patient.healthCenterId,
       payload: event.payload,
     });
+  }
+  for (const notice of plan.notices) {
+    await notify(tx, tenantId, { ...notice, patientId: patient.id, at: clock.now() });
   }
   return {
     alertId: alert?.id ?? null,
