@@ -45,6 +45,7 @@ export const NOTIFICATION_KINDS = {
   'schedule.deletionRejected': 'SCHEDULE',
   'request.received': 'REQUEST',
   'follow.accepted': 'CONTACT',
+  'feedback.replied': 'MESSAGE',
   message: 'MESSAGE',
 } as const satisfies Record<string, NotificationType>;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
