@@ -105,3 +105,33 @@ export const feedbackReplyInputSchema = z.object({
   body: safeNote(FEEDBACK_REPLY_MAX).pipe(z.string().min(1)),
 });
 export type FeedbackReplyInput = z.input<typeof feedbackReplyInputSchema>;
+
+/** What is wrong with a chosen image before it is sent (the server checks again, by content). */
+export type FeedbackImageProblem = 'empty' | 'tooLarge' | 'unsupportedType';
+
+/** The image type from a file's first 12 bytes (PNG, JPEG, GIF87a/89a, WebP), as the server reads it. */
+export function detectFeedbackImageType(head: Uint8Array): (typeof FEEDBACK_IMAGE_TYPES)[number] | undefined {
+  const startsWith = (bytes: number[], offset = 0) => bytes.every((byte, index) => head[offset + index] === byte);
+  if (startsWith([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (startsWith([0xff, 0xd8, 0xff])) return 'image/jpeg';
+  if (startsWith([0x47, 0x49, 0x46, 0x38]) && (head[4] === 0x37 || head[4] === 0x39) && head[5] === 0x61) return 'image/gif';
+  if (startsWith([0x52, 0x49, 0x46, 0x46]) && startsWith([0x57, 0x45, 0x42, 0x50], 8)) return 'image/webp';
+  return undefined;
+}
+
+/** Checks a chosen file by its size and first bytes: null when it may be sent. */
+export function feedbackImageProblem(size: number, head: Uint8Array): FeedbackImageProblem | null {
+  if (size === 0) return 'empty';
+  if (size > FEEDBACK_IMAGE_MAX_BYTES) return 'tooLarge';
+  return detectFeedbackImageType(head) === undefined ? 'unsupportedType' : null;
+}
+
+/** Reads the first bytes of a browser File and checks it (both clients). */
+export async function checkFeedbackImage(file: {
+  size: number;
+  slice(start: number, end: number): { arrayBuffer(): Promise<ArrayBuffer> };
+}): Promise<FeedbackImageProblem | null> {
+  if (file.size === 0) return 'empty';
+  if (file.size > FEEDBACK_IMAGE_MAX_BYTES) return 'tooLarge';
+  return feedbackImageProblem(file.size, new Uint8Array(await file.slice(0, 12).arrayBuffer()));
+}

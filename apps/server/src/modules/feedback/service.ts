@@ -262,7 +262,7 @@ export function replyToFeedback(environment: FeedbackEnvironment, id: string, bo
       recipients: [row.sender_id],
       kind: 'feedback.replied',
       params: { feedbackId: id, excerpt },
-      link: row.sender_kind === 'PATIENT' ? '/feedback' : '/account/feedback',
+      link: row.sender_kind === 'PATIENT' ? '/feedback' : '/account?tab=feedback',
       senderId: auth.userId,
       at: now,
     });
