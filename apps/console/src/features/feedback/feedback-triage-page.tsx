@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Drawer, Group, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Drawer, Group, Stack, Text, Textarea, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   FEEDBACK_CATEGORIES,
