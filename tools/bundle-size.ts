@@ -93,10 +93,12 @@ export const AREA_HOME = 'src/features/shell/area-home-page.tsx';
  * Ceilings in gzipped kilobytes (1 KB = 1,000 bytes, as `gzip -c | wc -c` is read), a few per cent
  * above the weight measured when they were set, so growth fails the build. The login page is held
  * to its JavaScript; an area's first screen, and any staff page opened directly by its address, to
- * JavaScript and CSS. Lower them as the first load shrinks, towards TARGETS.
+ * JavaScript and CSS. Lower them as the first load shrinks, towards TARGETS. The login page went
+ * from 211.9 to 212.3 KB with the feedback page: its lazy route in the entry's route table (with the
+ * list of chunks it preloads) and its four error codes; its budget moved from 212 to 212.5 KB.
  */
 export const BUDGETS = {
-  loginJsKb: 212,
+  loginJsKb: 212.5,
   areaFirstScreenKb: 357,
   staffPageKb: 475,
 } as const;

@@ -85,6 +85,13 @@ const areaPages: RouteObject[] = [
   ...scheduleRoutes,
   ...appointmentRoutes,
   {
+    path: 'feedback',
+    lazy: lazyPage(
+      () => import('./features/feedback/feedback-triage-page').then((m) => m.FeedbackTriagePage),
+      (page) => <RequirePermission permission="user.feedback">{page}</RequirePermission>,
+    ),
+  },
+  {
     path: 'privacy',
     lazy: lazyPage(() => import('./features/legal/privacy-terms').then((m) => m.PrivacyTerms)),
   },

@@ -7,6 +7,7 @@ import { contactsRoutes } from './features/contacts/routes';
 import { deviceRoutes } from './features/devices/routes';
 import { doctorsRoutes } from './features/doctors/routes';
 import { entryRoutes } from './features/entry/routes';
+import { feedbackRoutes } from './features/feedback/routes';
 import { healthRoutes } from './features/health/routes';
 import { homeRoutes } from './features/home/routes';
 import { medicalRecordsRoutes } from './features/medical-records/routes';
@@ -40,6 +41,7 @@ const signedIn: RouteObject[] = [
   ...medicalRecordsRoutes,
   ...appointmentsRoutes,
   ...videoRoutes,
+  ...feedbackRoutes,
 ];
 
 export function createAppRouter() {

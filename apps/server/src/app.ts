@@ -58,6 +58,7 @@ import { followerMeRoutes } from './modules/followers/me-routes.js';
 import { subUserAccountRoutes, subUserMeRoutes } from './modules/followers/sub-user-routes.js';
 import { carePlanRoutes } from './modules/care-plan/routes.js';
 import { doctorMeRoutes } from './modules/doctors/me-routes.js';
+import { feedbackAccountRoutes, feedbackMeRoutes } from './modules/feedback/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -92,6 +93,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     importAccountRoutes,
     alertAccountRoutes,
     subUserAccountRoutes,
+    feedbackAccountRoutes,
   ],
   '/manage': [manageTenantRoutes, manageAccountRoutes, orgManageRoutes, staffManageRoutes, trialRequestManageRoutes],
   '/health': [
@@ -108,6 +110,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     carePlanRoutes,
     medicalRecordMeRoutes,
     myAppointmentRoutes,
+    feedbackMeRoutes,
   ],
   '/notification': [notificationRoutes, pushRoutes],
   '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes, notificationCollectorRoutes, gatewayCallbackRoutes],

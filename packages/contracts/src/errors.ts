@@ -88,6 +88,8 @@ export const ERROR_STATUS = {
   'file.tooLarge': 413,
   'file.unsupportedType': 415,
   'file.missing': 400,
+  /** A file of 0 bytes (spec §5: feedback attachments must not be empty). */
+  'file.empty': 400,
   /** Scopes and health centers (spec §5, §8). */
   'scope.notFound': 404,
   'scope.nameExists': 409,
@@ -311,6 +313,14 @@ export const ERROR_STATUS = {
   'gateway.unknownCallback': 404,
   /** A callback whose signature does not match the tenant's credentials (X-Twilio-Signature). */
   'gateway.signatureInvalid': 403,
+  /** Not a feedback item the caller may see (another center's, another sender's, another tenant's). */
+  'feedback.notFound': 404,
+  /** A status change outside FEEDBACK_TRANSITIONS (a closed item stays closed). */
+  'feedback.invalidTransition': 409,
+  /** A closed item takes no more replies. */
+  'feedback.closed': 409,
+  /** At most FEEDBACK_MAX_IMAGES images with one feedback. */
+  'feedback.tooManyImages': 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

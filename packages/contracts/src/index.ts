@@ -43,3 +43,4 @@ export * from './appointments.js';
 export * from './schedule-report.js';
 export * from './notification-centre.js';
 export * from './message-gateways.js';
+export * from './feedback.js';

@@ -46,6 +46,7 @@ export const NOTIFICATION_KINDS = {
   'request.received': 'REQUEST',
   'follow.accepted': 'CONTACT',
   'sos.opened': 'ALERT',
+  'feedback.replied': 'MESSAGE',
   message: 'MESSAGE',
 } as const satisfies Record<string, NotificationType>;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;

@@ -19,7 +19,8 @@ export const PERMISSION_GROUPS = {
   /** scope and center: managing the scope hierarchy and health centers of a tenant. */
   tenant: ['view', 'create', 'update', 'request', 'scope', 'center'],
   transaction: ['view', 'export'],
-  user: ['view', 'create', 'update', 'delete', 'import', 'assign'],
+  /** feedback: work through the feedback people send (customer care, admins): list, status, reply. */
+  user: ['view', 'create', 'update', 'delete', 'import', 'assign', 'feedback'],
   permission: ['view', 'update'],
 } as const;
 
@@ -73,7 +74,7 @@ export const DEFAULT_ROLE_PERMISSIONS: Record<RoleCode, readonly Permission[]> =
   ],
   CSKH: [
     'account.view', 'account.update', 'dashboard.view', 'user.view', 'device.view', 'notification.view',
-    'transaction.view', 'relative.view', 'health.sos',
+    'transaction.view', 'relative.view', 'health.sos', 'user.feedback',
   ],
   DOCTOR: [
     'account.view', 'account.update', 'dashboard.view', 'user.view', 'user.update', 'health.view',

@@ -43,10 +43,12 @@ async function send(method: Method, path: string, body: unknown, options: Reques
   };
   const session = loadSession();
   if (session) headers.Authorization = `Bearer ${session.accessToken}`;
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  // A form (an upload) goes as multipart: the browser writes the Content-Type with its boundary.
+  const isForm = body instanceof FormData;
+  if (body !== undefined && !isForm) headers['Content-Type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? null : JSON.stringify(body) });
+    response = await fetch(path, { method, headers, body: body === undefined ? null : isForm ? body : JSON.stringify(body) });
   } catch {
     throw new ApiError(0, undefined, undefined);
   }

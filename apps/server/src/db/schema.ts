@@ -385,3 +385,4 @@ export const userLevels = pgTable(
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );
+export * from './schema-feedback.js';

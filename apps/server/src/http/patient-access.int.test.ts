@@ -498,6 +498,9 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     /^\/account\/schedules\b/, // doctors' working hours: staff, not patients
     /^\/account\/(role|roles|admin|user|doctor|doctors|centers|scopes|levels|imports|requests|care-requests|doctor-requests)\b/,
     /^\/account\/(sadmin|smadmin)\/(mhsc|system-admin)\b/, // health centers, scopes and platform staff
+    // Feedback about the product: the sender's own (by session) or customer care's (user.feedback,
+    // the centers it sees); no health data of a patient (modules/feedback/feedback.int.test.ts).
+    /^\/account\/feedback\b/,
     /^\/health\/(device|phone|device-connection-history|phone-history)\b/,
     /^\/auth\//,
     // The caller's own records, found from the session (and its profile header: the reads are
@@ -653,7 +656,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     { pattern: /^\/health\/me\/appointments$/, data: 'private', mark: (f) => f.ids.appointmentId ?? '' },
     { pattern: /^\/health\/me\/(latest|dashboard|data|weight|alerts\/waiting|notifications|requests)$/ },
   ];
-  const ACCOUNT_READS = /^\/health\/me\/(invitations|following|sub-users|profiles|doctors)$/;
+  const ACCOUNT_READS = /^\/health\/me\/(invitations|following|sub-users|profiles|doctors|feedback)$/;
   const selfReads = app.apiRoutes.filter((route) => route.method === 'GET' && route.url.startsWith('/health/me/') && !route.url.includes(':'));
   expect(selfReads.filter((route) => !ACCOUNT_READS.test(route.url) && !SELF_READS.some((entry) => entry.pattern.test(route.url))).map((route) => route.url)).toEqual([]);
   const patientCaller = callers.find((caller) => caller.subject.kind === 'patient');

@@ -60,6 +60,8 @@ const EXEMPT: Record<string, string> = {
   'GET /health/me/doctors': 'the patient app’s doctor search: the tenant’s doctors, no patient is named',
   'GET /account/appointments/:id/check-in': 'a signed token and the start time; no patient is named',
   'GET /health/me/doctors/:doctorId/slots': 'a doctor’s working slots, free or taken; no patient is named',
+  'GET /health/me/feedback': 'the account’s own feedback about the product and the replies to it; no health data',
+  'GET /health/me/feedback/:id/images/:imageId': 'an image the account itself attached to its feedback',
 };
 
 /** Role-gated lookups answer only the roles of their console area: who calls them. */

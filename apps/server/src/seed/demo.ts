@@ -20,6 +20,7 @@ import { findPlatformTenant } from '../modules/tenants/store.js';
 import { seedDemoCarePlan } from './demo-care-plan.js';
 import { seedDemoSchedules } from './demo-schedules.js';
 import { seedDemoNotifications } from './demo-notifications.js';
+import { seedDemoFeedback } from './demo-feedback.js';
 import { seedDemoCareTeam } from './demo-care-team.js';
 import { seedDemoAlerts } from './demo-alerts.js';
 import { seedDemoDevices } from './demo-devices.js';
@@ -334,6 +335,7 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
   await seedDemoCarePlan(tx, data);
   await seedDemoSchedules(tx, data);
   await seedDemoNotifications(tx, data, 'Linh Nguyen');
+  await seedDemoFeedback(tx, data);
 }
 
 /** What the tenant seed created, for the per-domain seeds that build on it. */

@@ -22,6 +22,11 @@ const NotificationPreferencesTab = lazy(() =>
   })),
 );
 
+// The feedback form (spec §2 feedback form) with its own strings, fetched when the tab opens.
+const FeedbackTab = lazy(() =>
+  import('../feedback/feedback-tab').then((module) => ({ default: module.FeedbackTab })),
+);
+
 /** The tabs of spec §2 account settings that the server supports today, in menu order. */
 export const ACCOUNT_TABS = [
   'profile',
@@ -34,6 +39,7 @@ export const ACCOUNT_TABS = [
   'activity',
   'legal',
   'faq',
+  'feedback',
 ] as const;
 export type AccountTab = (typeof ACCOUNT_TABS)[number];
 
@@ -115,6 +121,11 @@ export function AccountPage() {
         </Tabs.Panel>
         <Tabs.Panel value="faq" pt="lg">
           <FaqTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="feedback" pt="lg">
+          <Suspense fallback={<LoadingState />}>
+            <FeedbackTab />
+          </Suspense>
         </Tabs.Panel>
       </Tabs>
     </Stack>

@@ -51,7 +51,8 @@ export type NavLabelKey = `nav.${
   | 'checkIn'
   | 'mySchedule'
   | 'scheduleApproval'
-  | 'workingCalendar'}`;
+  | 'workingCalendar'
+  | 'feedback'}`;
 
 export const NAV_ITEMS: readonly NavItem[] = [
   { path: '', labelKey: 'nav.home', permission: null, icon: HomeIcon },
@@ -88,6 +89,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     permission: ['user.import', 'device.import'],
     icon: UploadIcon,
   },
+  { path: 'feedback', labelKey: 'nav.feedback', permission: 'user.feedback', icon: InboxIcon },
   { path: 'account', labelKey: 'nav.account', permission: 'account.view', icon: UserIcon },
   { path: 'roles', labelKey: 'nav.roles', permission: 'permission.view', icon: KeyIcon },
   { path: 'scopes', labelKey: 'nav.scopes', permission: 'tenant.scope', icon: TreeIcon },

@@ -127,6 +127,8 @@ export function HomePage() {
       </Link>
       <p className="home-account">
         <Link to="/notifications/settings">{t('appAlerts:centre.settingsLink')}</Link>
+        {' · '}
+        <Link to="/feedback">{t('appProfiles:feedback.entry')}</Link>
       </p>
       <button
         type="button"
