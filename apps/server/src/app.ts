@@ -57,6 +57,7 @@ import { followerMeRoutes } from './modules/followers/me-routes.js';
 import { subUserAccountRoutes, subUserMeRoutes } from './modules/followers/sub-user-routes.js';
 import { carePlanRoutes } from './modules/care-plan/routes.js';
 import { doctorMeRoutes } from './modules/doctors/me-routes.js';
+import { reviewAccountRoutes, reviewMeRoutes } from './modules/reviews/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -91,6 +92,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     importAccountRoutes,
     alertAccountRoutes,
     subUserAccountRoutes,
+    reviewAccountRoutes,
   ],
   '/manage': [manageTenantRoutes, manageAccountRoutes, orgManageRoutes, staffManageRoutes, trialRequestManageRoutes],
   '/health': [
@@ -107,6 +109,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     carePlanRoutes,
     medicalRecordMeRoutes,
     myAppointmentRoutes,
+    reviewMeRoutes,
   ],
   '/notification': [notificationRoutes, pushRoutes],
   '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes, notificationCollectorRoutes],

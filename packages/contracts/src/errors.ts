@@ -303,6 +303,15 @@ export const ERROR_STATUS = {
   'notification.noRecipients': 400,
   /** A recipient the sender cannot see (another center's patient, an unknown account). */
   'notification.recipientNotFound': 404,
+  'review.notFound': 404,
+  /** A doctor is rated by a patient on its care team or with a completed appointment with it. */
+  'review.noRelation': 403,
+  /** Only a completed appointment is rated. */
+  'review.appointmentNotCompleted': 409,
+  /** At most REVIEW_MAX_IMAGES images on one review. */
+  'review.tooManyImages': 400,
+  /** The moderation action is not allowed in the review's state (REVIEW_TRANSITIONS). */
+  'review.wrongState': 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
