@@ -53,9 +53,9 @@ CREATE INDEX doctor_review_images_by_review ON doctor_review_images (tenant_id, 
 
 -- Who sees a review: staff where they see both its doctor and its author (center visibility);
 -- a patient session its own profiles' reviews, and the visible reviews of any doctor (the service
--- shows other patients' reviews without identity). Only a patient session writes a review's text
--- (its own profile: never a followed patient's); staff change only the moderation columns, which
--- the service alone writes.
+-- shows other patients' reviews without identity). A patient session writes only its own profiles'
+-- reviews (never a followed patient's); the service writes a review's text for patient sessions
+-- only, and staff change only the moderation columns.
 ALTER TABLE doctor_reviews ENABLE ROW LEVEL SECURITY;
 ALTER TABLE doctor_reviews FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON doctor_reviews USING (tenant_id = app_current_tenant()) WITH CHECK (tenant_id = app_current_tenant());
@@ -68,9 +68,9 @@ CREATE POLICY patient_reads ON doctor_reviews AS RESTRICTIVE FOR SELECT
          OR hidden_at IS NULL
          OR EXISTS (SELECT 1 FROM patients own WHERE own.tenant_id = doctor_reviews.tenant_id AND own.id = doctor_reviews.patient_id));
 CREATE POLICY patient_writes_own_insert ON doctor_reviews AS RESTRICTIVE FOR INSERT
-  WITH CHECK (current_setting('app.subject', true) = 'patient'
-              AND EXISTS (SELECT 1 FROM patients own WHERE own.tenant_id = doctor_reviews.tenant_id AND own.id = doctor_reviews.patient_id)
-              AND doctor_reviews.patient_id NOT IN (SELECT followed.patient_id FROM app_subject_followed() followed));
+  WITH CHECK (current_setting('app.subject', true) IS DISTINCT FROM 'patient'
+              OR (EXISTS (SELECT 1 FROM patients own WHERE own.tenant_id = doctor_reviews.tenant_id AND own.id = doctor_reviews.patient_id)
+                  AND doctor_reviews.patient_id NOT IN (SELECT followed.patient_id FROM app_subject_followed() followed)));
 CREATE POLICY patient_writes_own_update ON doctor_reviews AS RESTRICTIVE FOR UPDATE
   USING (current_setting('app.subject', true) IS DISTINCT FROM 'patient'
          OR (EXISTS (SELECT 1 FROM patients own WHERE own.tenant_id = doctor_reviews.tenant_id AND own.id = doctor_reviews.patient_id)

@@ -262,7 +262,8 @@ export async function listMyReviews(environment: ReviewEnvironment, page: { page
   requirePatientSession(environment.auth);
   return withCaller(environment.database, environment.auth, async (tx) => {
     const profile = await requireProfile(tx, environment.auth);
-    const rows = await store.listOwnReviews(tx, profile.patientId, page);
+    // A followed patient's reviews are its own business: a follower's list is empty.
+    const rows = profile.kind === 'FOLLOWED' ? [] : await store.listOwnReviews(tx, profile.patientId, page);
     const images = await store.imagesOf(
       tx,
       rows.map((row) => row.id),
