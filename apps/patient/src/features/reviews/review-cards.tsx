@@ -49,7 +49,7 @@ export function DoctorReviewsCard({ doctorId }: { doctorId: string }) {
         <>
           <h3>{own === undefined ? t('review.rateDoctor') : t('review.yourReview')}</h3>
           {own?.isHidden === true ? <p className="hint">{t('review.hidden')}</p> : null}
-          <ReviewForm key={own?.updatedAt ?? 'new'} subject={{ doctorId }} existing={own} />
+          <ReviewForm subject={{ doctorId }} existing={own} />
         </>
       ) : null}
     </section>
@@ -69,7 +69,7 @@ export function AppointmentReviewCard({ appointmentId }: { appointmentId: string
       {mine.isPending ? <p role="status">{t('loading')}</p> : null}
       {mine.isError ? <Alert>{errorMessage(mine.error)}</Alert> : null}
       {own?.isHidden === true ? <p className="hint">{t('review.hidden')}</p> : null}
-      {mine.isSuccess ? <ReviewForm key={own?.updatedAt ?? 'new'} subject={{ appointmentId }} existing={own} /> : null}
+      {mine.isSuccess ? <ReviewForm subject={{ appointmentId }} existing={own} /> : null}
     </section>
   );
 }
