@@ -1,4 +1,4 @@
-import type { MyReview, PublicReviewPage, Review } from '@rpm/contracts';
+import { PROFILE_HEADER, type MyReview, type PublicReviewPage, type Review } from '@rpm/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.js';
@@ -113,6 +113,21 @@ describe('a patient rates a doctor', () => {
     expect(await ratingOf(testDb.ownerUrl, org.doctorA.id)).toEqual({ average: 3, count: 1 });
   });
 
+  it('rates for a sub-user the account holds (profile header), never for a patient it does not hold', async () => {
+    const subUser = await createPatient(testDb.database, org.tenant.id, { healthCenterId: org.centerA.id, holderUserId: org.patientUser.id, accountKind: 'SUB_USER', firstName: 'Mai', lastName: 'Pham' });
+    await asOwner(testDb.ownerUrl, `INSERT INTO patient_doctors (tenant_id, patient_id, doctor_id, relation) VALUES ($1, $2, $3, 'SPECIALIST')`, [org.tenant.id, subUser.id, org.doctorB.id]);
+    const asSubUser = (body: ReturnType<typeof multipart>, profile: string) =>
+      app.inject({ method: 'PUT', url: `/health/me/doctors/${org.doctorB.id}/review`, payload: body.payload, headers: { ...body.headers, cookie: `rpm_session=${patient}`, [PROFILE_HEADER]: profile } });
+    const written = await asSubUser(form({ rating: '4' }), subUser.id);
+    expect(written.statusCode, written.body).toBe(200);
+    const rows = await asOwner<{ patient_id: string; author_initial: string }>(testDb.ownerUrl, 'SELECT patient_id, author_initial FROM doctor_reviews WHERE doctor_id = $1', [org.doctorB.id]);
+    expect(rows).toEqual([{ patient_id: subUser.id, author_initial: 'M' }]);
+    const stranger = await asSubUser(form({ rating: '1' }), org.patientA2.id);
+    expect(stranger.statusCode).toBe(404);
+    expect(codeOf(stranger)).toBe('profile.notFound');
+    expect(await ratingOf(testDb.ownerUrl, org.doctorB.id)).toEqual({ average: 4, count: 1 });
+  });
+
   it('staff sessions have no record to rate for', async () => {
     const doctor = await logInAs(app, org.tenant.code, org.doctorA);
     const response = await rateDoctor(doctor, org.doctorA2.id, form({ rating: '5' }));
@@ -154,8 +169,8 @@ describe('rating and review management', () => {
 
   it('lists with search, filters and sort; shows the author to staff, audited', async () => {
     const page = dataOf<Page<Review>>(await call(app, admin, 'GET', '/account/reviews?sortField=rating&sortType=desc'));
-    expect(page.total).toBe(3);
-    expect(page.items.map((item) => item.rating)).toEqual([5, 4, 3]);
+    expect(page.total).toBe(4);
+    expect(page.items.map((item) => item.rating)).toEqual([5, 4, 4, 3]);
     expect(page.items[0]?.patient.fullName).toBe('Hung Pham');
     const searched = dataOf<Page<Review>>(await call(app, admin, 'GET', '/account/reviews?search=clear%20advice'));
     expect(searched.items.map((item) => item.rating)).toEqual([5]);
@@ -225,6 +240,7 @@ describe('rating and review management', () => {
 
   it('another center’s admin and another tenant see nothing and change nothing', async () => {
     const review = await reviewOfDoctorA();
+    // Center B's admin sees center B's doctor, but not the center A patients who reviewed it.
     const centerB = await logInAs(app, org.tenant.code, org.adminB);
     expect(dataOf<Page<Review>>(await call(app, centerB, 'GET', '/account/reviews')).total).toBe(0);
     expect((await call(app, centerB, 'GET', `/account/reviews/${review.id}`)).statusCode).toBe(404);
