@@ -97,8 +97,10 @@ export const AREA_HOME = 'src/features/shell/area-home-page.tsx';
  * from 211.9 to 212.3 KB with the feedback page: its lazy route in the entry's route table (with the
  * list of chunks it preloads) and its four error codes; its budget moved from 212 to 212.5 KB.
  */
+// The login page measured 212.4 KB with the reviews' five error codes and their en and vi messages
+// (every code and message rides in the startup load; see TARGETS for the way to close it).
 export const BUDGETS = {
-  loginJsKb: 212.5,
+  loginJsKb: 213,
   areaFirstScreenKb: 357,
   staffPageKb: 475,
 } as const;

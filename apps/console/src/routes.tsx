@@ -3,6 +3,7 @@ import type { RoleArea } from '@rpm/contracts';
 import { appointmentRoutes } from './features/appointments/appointment-routes';
 import { deviceRoutes } from './features/devices/device-routes';
 import { doctorRoutes } from './features/doctors/doctor-routes';
+import { reviewRoutes } from './features/reviews/review-routes';
 import { importRoutes } from './features/imports/import-routes';
 import { monitoringRoutes } from './features/monitoring/monitoring-routes';
 import { orgRoutes } from './features/org/org-routes';
@@ -80,6 +81,7 @@ const areaPages: RouteObject[] = [
   ...importRoutes,
   ...patientRoutes,
   ...doctorRoutes,
+  ...reviewRoutes,
   ...deviceRoutes,
   ...monitoringRoutes,
   ...scheduleRoutes,

@@ -59,6 +59,7 @@ import { subUserAccountRoutes, subUserMeRoutes } from './modules/followers/sub-u
 import { carePlanRoutes } from './modules/care-plan/routes.js';
 import { doctorMeRoutes } from './modules/doctors/me-routes.js';
 import { feedbackAccountRoutes, feedbackMeRoutes } from './modules/feedback/routes.js';
+import { reviewAccountRoutes, reviewMeRoutes } from './modules/reviews/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -94,6 +95,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     alertAccountRoutes,
     subUserAccountRoutes,
     feedbackAccountRoutes,
+    reviewAccountRoutes,
   ],
   '/manage': [manageTenantRoutes, manageAccountRoutes, orgManageRoutes, staffManageRoutes, trialRequestManageRoutes],
   '/health': [
@@ -111,6 +113,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     medicalRecordMeRoutes,
     myAppointmentRoutes,
     feedbackMeRoutes,
+    reviewMeRoutes,
   ],
   '/notification': [notificationRoutes, pushRoutes],
   '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes, notificationCollectorRoutes, gatewayCallbackRoutes],

@@ -321,6 +321,15 @@ export const ERROR_STATUS = {
   'feedback.closed': 409,
   /** At most FEEDBACK_MAX_IMAGES images with one feedback. */
   'feedback.tooManyImages': 400,
+  'review.notFound': 404,
+  /** A doctor is rated by a patient on its care team or with a completed appointment with it. */
+  'review.noRelation': 403,
+  /** Only a completed appointment is rated. */
+  'review.appointmentNotCompleted': 409,
+  /** At most REVIEW_MAX_IMAGES images on one review. */
+  'review.tooManyImages': 400,
+  /** The moderation action is not allowed in the review's state (REVIEW_TRANSITIONS). */
+  'review.wrongState': 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

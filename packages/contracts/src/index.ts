@@ -44,3 +44,4 @@ export * from './schedule-report.js';
 export * from './notification-centre.js';
 export * from './message-gateways.js';
 export * from './feedback.js';
+export * from './reviews.js';

@@ -21,6 +21,7 @@ import { bytea, timestamps } from './schema-columns.js';
 // Each domain of the patients issue keeps its tables in its own file, re-exported here.
 export * from './schema-patients.js';
 export * from './schema-care-team.js';
+export * from './schema-reviews.js';
 export * from './schema-devices.js';
 export * from './schema-imports.js';
 export * from './schema-realtime.js';

@@ -506,6 +506,9 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     // The caller's own records, found from the session (and its profile header: the reads are
     // checked below): another patient's id is not found (vitals/sport-routes.int.test.ts).
     /^\/health\/me\//,
+    // Reviews of doctors: seen where both the doctor and the author are (the database's rule), by
+    // staff holding staff.view; reviews/integration tests check the authors' centers and tenants.
+    /^\/account\/reviews\//,
   ];
   const bodyPatientRoutes = new Set(['POST /account/tickets', 'POST /collector/readings', 'POST /health/manual', 'POST /health/sos/hotline', 'PUT /account/devices/:id/bind']);
 
@@ -654,6 +657,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     { pattern: /^\/health\/me\/events$/, data: 'private', mark: (f) => f.ids.eventId ?? '' },
     { pattern: /^\/health\/me\/records$/, data: 'private', mark: (f) => f.ids.recordId ?? '' },
     { pattern: /^\/health\/me\/appointments$/, data: 'private', mark: (f) => f.ids.appointmentId ?? '' },
+    { pattern: /^\/health\/me\/reviews$/, data: 'private' },
     { pattern: /^\/health\/me\/(latest|dashboard|data|weight|alerts\/waiting|notifications|requests)$/ },
   ];
   const ACCOUNT_READS = /^\/health\/me\/(invitations|following|sub-users|profiles|doctors|feedback)$/;

@@ -62,6 +62,7 @@ const EXEMPT: Record<string, string> = {
   'GET /health/me/doctors/:doctorId/slots': 'a doctor’s working slots, free or taken; no patient is named',
   'GET /health/me/feedback': 'the account’s own feedback about the product and the replies to it; no health data',
   'GET /health/me/feedback/:id/images/:imageId': 'an image the account itself attached to its feedback',
+  'GET /health/me/doctors/:id/reviews': 'a doctor’s reviews as patients see them: the author’s initial only, no patient is named',
 };
 
 /** Role-gated lookups answer only the roles of their console area: who calls them. */
@@ -101,6 +102,7 @@ const CALLER_OF: Record<string, string> = {
   '/health/me/records': 'patient@demo.example',
   '/health/me/records/:recordId/files/:fileId': 'patient@demo.example',
   '/health/me/appointments': 'patient@demo.example',
+  '/health/me/reviews': 'patient@demo.example',
   '/health/me/appointments/:id': 'patient@demo.example',
   '/health/me/appointments/:id/video': 'patient@demo.example',
   // The video room is its two parties' only.

@@ -4,6 +4,7 @@ import { uuidv7 } from 'uuidv7';
 import type { TenantTransaction } from '../db/database.js';
 import { careRequests, doctorLicenses, doctorProfiles, patientDoctors, users } from '../db/schema.js';
 import type { DemoTenantData } from './demo.js';
+import { seedDemoReviews } from './demo-reviews.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const dateIn = (days: number) => new Date(Date.now() + days * DAY).toISOString().slice(0, 10);
@@ -17,7 +18,6 @@ interface DemoDoctor {
   degreeCode: number;
   years: number;
   kind: 'FAMILY_DOCTOR' | 'SPECIALIST';
-  rating: [number, number];
   /** Days from today to the license's last day (negative: expired). */
   licenseDays: number;
 }
@@ -33,7 +33,6 @@ const EXTRA_DOCTORS: DemoDoctor[] = [
     degreeCode: 3,
     years: 18,
     kind: 'SPECIALIST',
-    rating: [4.8, 126],
     licenseDays: 700,
   },
   {
@@ -45,7 +44,6 @@ const EXTRA_DOCTORS: DemoDoctor[] = [
     degreeCode: 5,
     years: 11,
     kind: 'SPECIALIST',
-    rating: [4.5, 64],
     licenseDays: 400,
   },
   {
@@ -57,7 +55,6 @@ const EXTRA_DOCTORS: DemoDoctor[] = [
     degreeCode: 4,
     years: 7,
     kind: 'SPECIALIST',
-    rating: [4.1, 22],
     licenseDays: -20,
   },
   {
@@ -69,7 +66,6 @@ const EXTRA_DOCTORS: DemoDoctor[] = [
     degreeCode: 1,
     years: 9,
     kind: 'FAMILY_DOCTOR',
-    rating: [4.6, 80],
     licenseDays: 300,
   },
   {
@@ -81,7 +77,6 @@ const EXTRA_DOCTORS: DemoDoctor[] = [
     degreeCode: 7,
     years: 25,
     kind: 'SPECIALIST',
-    rating: [4.9, 210],
     licenseDays: 900,
   },
 ];
@@ -111,8 +106,6 @@ export async function seedDemoCareTeam(tx: TenantTransaction, data: DemoTenantDa
     officePhone: '02838123456',
     introduction: 'Family doctor with a focus on heart health and long-term care of older patients.',
     kind: 'FAMILY_DOCTOR',
-    ratingAverage: 4.7,
-    ratingCount: 152,
   });
   await tx.insert(doctorLicenses).values({
     tenantId,
@@ -147,8 +140,6 @@ export async function seedDemoCareTeam(tx: TenantTransaction, data: DemoTenantDa
       examinationCost: 200000 + doctor.years * 10000,
       officeAddress: center.name,
       kind: doctor.kind,
-      ratingAverage: doctor.rating[0],
-      ratingCount: doctor.rating[1],
     });
     await tx.insert(doctorLicenses).values({
       tenantId,
@@ -235,6 +226,8 @@ export async function seedDemoCareTeam(tx: TenantTransaction, data: DemoTenantDa
     });
   }
   if (rows.length > 0) await tx.insert(careRequests).values(rows);
+  // The doctors' ratings come from their patients' reviews (no static figures).
+  await seedDemoReviews(tx, data, { family: demoDoctorId, cardiologist });
 }
 
 async function passwordHashOf(tx: TenantTransaction, userId: string): Promise<string | null> {

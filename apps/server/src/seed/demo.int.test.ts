@@ -156,3 +156,28 @@ it('seeds a follower of the demo patient with its own app login, and a sub-user 
   );
   expect(subUser).toEqual({ first_name: 'Linh', holder: 'patient@demo.example' });
 });
+
+it('derives the demo doctors’ ratings from seeded reviews by their care-team patients, none by the demo patient', async () => {
+  await seedDemo(testDb.database);
+  const rows = await asOwner<{ email: string; rating_average: string; rating_count: number; counted: number; average: string | null; unrelated: number; by_demo_patient: number }>(
+    testDb.ownerUrl,
+    `SELECT u.email, p.rating_average, p.rating_count,
+            (SELECT count(*)::int FROM doctor_reviews r WHERE r.doctor_id = u.id AND r.hidden_at IS NULL) AS counted,
+            (SELECT round(avg(r.rating), 2)::text FROM doctor_reviews r WHERE r.doctor_id = u.id AND r.hidden_at IS NULL) AS average,
+            (SELECT count(*)::int FROM doctor_reviews r WHERE r.doctor_id = u.id
+                AND NOT EXISTS (SELECT 1 FROM patient_doctors pd WHERE pd.patient_id = r.patient_id AND pd.doctor_id = r.doctor_id)) AS unrelated,
+            (SELECT count(*)::int FROM doctor_reviews r JOIN patients pt ON pt.id = r.patient_id JOIN users a ON a.id = pt.user_id
+              WHERE r.doctor_id = u.id AND a.email = 'patient@demo.example') AS by_demo_patient
+       FROM users u JOIN doctor_profiles p ON p.tenant_id = u.tenant_id AND p.doctor_id = u.id
+       JOIN tenants t ON t.id = u.tenant_id WHERE t.code = $1`,
+    [DEMO_TENANT_CODE],
+  );
+  const demoDoctor = rows.find((row) => row.email === 'doctor@demo.example');
+  expect(demoDoctor?.rating_count).toBeGreaterThanOrEqual(5);
+  for (const row of rows) {
+    expect(row.rating_count, row.email).toBe(row.counted);
+    expect(Number(row.rating_average), row.email).toBe(Number(row.average ?? 0));
+    expect(row.unrelated, row.email).toBe(0);
+    expect(row.by_demo_patient, row.email).toBe(0);
+  }
+});

@@ -25,6 +25,7 @@ import { LicenseBadge, SpecialtyChips } from './doctor-badges';
 import { DoctorLicensesCard } from './doctor-licenses-card';
 import { DoctorProfileDialog } from './doctor-profile-form';
 import { doctorProfileQuery } from './doctors-api';
+import { DoctorReviewsCard } from '../reviews/doctor-reviews-card';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -149,6 +150,7 @@ function DoctorView({ doctor }: { doctor: DoctorProfile }) {
         </Stack>
       </Paper>
       <DoctorLicensesCard doctor={doctor} />
+      <DoctorReviewsCard doctorId={doctor.id} />
       <DoctorProfileDialog
         doctor={doctor}
         opened={isEditing}

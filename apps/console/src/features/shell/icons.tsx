@@ -33,6 +33,12 @@ export const HomeIcon: IconComponent = (props) => (
   </Svg>
 );
 
+export const StarIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <path d="m12 3 2.8 5.7 6.2.9-4.5 4.4 1.1 6.2L12 17.3 6.4 20.2l1.1-6.2L3 9.6l6.2-.9z" />
+  </Svg>
+);
+
 export const UserIcon: IconComponent = (props) => (
   <Svg {...props}>
     <circle cx="12" cy="8" r="4" />

@@ -7,6 +7,7 @@ import {
   MonitorIcon,
   PulseIcon,
   ShieldIcon,
+  StarIcon,
   UploadIcon,
   UserIcon,
   type IconComponent,
@@ -37,6 +38,7 @@ export type NavLabelKey = `nav.${
   | 'scopes'
   | 'healthCenters'
   | 'staff'
+  | 'reviews'
   | 'tenants'
   | 'trialRequests'
   | 'patients'
@@ -95,6 +97,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: 'scopes', labelKey: 'nav.scopes', permission: 'tenant.scope', icon: TreeIcon },
   { path: 'health-centers', labelKey: 'nav.healthCenters', permission: 'tenant.center', icon: CenterIcon },
   { path: 'staff', labelKey: 'nav.staff', permission: 'staff.view', icon: UsersIcon },
+  { path: 'reviews', labelKey: 'nav.reviews', permission: 'staff.view', icon: StarIcon },
   { path: 'tenants', labelKey: 'nav.tenants', permission: 'tenant.view', icon: BuildingIcon },
   {
     path: 'trial-requests',

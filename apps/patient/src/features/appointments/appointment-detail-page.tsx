@@ -6,6 +6,7 @@ import { Link, useParams } from 'react-router';
 import { errorMessage } from '../../ui/error-message';
 import { Alert } from '../../ui/kit';
 import { useViewOnlyProfile } from '../profiles/view-only';
+import { AppointmentReviewCard } from '../reviews/review-cards';
 import {
   APPOINTMENTS_KEY,
   appointmentQuery,
@@ -217,6 +218,7 @@ export function AppointmentDetailPage() {
               </dl>
             </section>
           ) : null}
+          {data.appState === 'COMPLETED' ? <AppointmentReviewCard appointmentId={data.id} /> : null}
           {data.place === 'ONLINE' && !CLOSED_STATES.includes(data.appState) ? <VideoCard appointment={data} /> : null}
           {canCancel ? (
             <section className="card">

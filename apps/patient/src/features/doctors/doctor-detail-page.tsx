@@ -10,6 +10,7 @@ import { decideRequest, DOCTORS_KEY, doctorQuery, sendRequest } from './doctors-
 import { DoctorsNav } from './doctors-nav';
 import { useViewOnlyProfile, ViewOnlyNotice } from '../profiles/view-only';
 import { BookAppointmentCard } from '../appointments/book-appointment-card';
+import { DoctorReviewsCard } from '../reviews/review-cards';
 
 const MESSAGE_MAX = 500;
 
@@ -213,6 +214,7 @@ export function DoctorDetailPage() {
               ))}
             </ul>
           </section>
+          <DoctorReviewsCard doctorId={data.id} />
           <RequestCard doctor={data} />
           <BookAppointmentCard doctorId={data.id} />
         </>
