@@ -1,3 +1,4 @@
+import { announcementManageRoutes, announcementReadRoutes } from './modules/announcements/routes.js';
 import { notificationCollectorRoutes, notificationRoutes, pushRoutes } from './modules/notifications/routes.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -92,7 +93,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     alertAccountRoutes,
     subUserAccountRoutes,
   ],
-  '/manage': [manageTenantRoutes, manageAccountRoutes, orgManageRoutes, staffManageRoutes, trialRequestManageRoutes],
+  '/manage': [manageTenantRoutes, manageAccountRoutes, orgManageRoutes, staffManageRoutes, trialRequestManageRoutes, announcementManageRoutes],
   '/health': [
     deviceHealthRoutes,
     vitalsHealthRoutes,
@@ -108,7 +109,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     medicalRecordMeRoutes,
     myAppointmentRoutes,
   ],
-  '/notification': [notificationRoutes, pushRoutes],
+  '/notification': [notificationRoutes, pushRoutes, announcementReadRoutes],
   '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes, notificationCollectorRoutes],
 };
 

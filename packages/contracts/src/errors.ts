@@ -303,6 +303,14 @@ export const ERROR_STATUS = {
   'notification.noRecipients': 400,
   /** A recipient the sender cannot see (another center's patient, an unknown account). */
   'notification.recipientNotFound': 404,
+  /** Unknown, another tenant's, outside the caller's level, or (for a reader) not sent to them. */
+  'announcement.notFound': 404,
+  /** A published or canceled announcement is never edited or canceled again. */
+  'announcement.notEditable': 409,
+  /** A scheduled announcement is published at a time still to come. */
+  'announcement.publishAtPast': 400,
+  /** The body has nothing left to show once sanitized. */
+  'announcement.bodyEmpty': 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -42,3 +42,4 @@ export * from './schedules.js';
 export * from './appointments.js';
 export * from './schedule-report.js';
 export * from './notification-centre.js';
+export * from './announcements.js';

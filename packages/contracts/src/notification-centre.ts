@@ -45,6 +45,8 @@ export const NOTIFICATION_KINDS = {
   'schedule.deletionRejected': 'SCHEDULE',
   'request.received': 'REQUEST',
   'follow.accepted': 'CONTACT',
+  /** params: announcementId, title (as its author wrote it). */
+  'announcement.published': 'ANNOUNCEMENT',
   message: 'MESSAGE',
 } as const satisfies Record<string, NotificationType>;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
