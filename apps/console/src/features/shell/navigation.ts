@@ -51,7 +51,8 @@ export type NavLabelKey = `nav.${
   | 'checkIn'
   | 'mySchedule'
   | 'scheduleApproval'
-  | 'workingCalendar'}`;
+  | 'workingCalendar'
+  | 'announcements'}`;
 
 export const NAV_ITEMS: readonly NavItem[] = [
   { path: '', labelKey: 'nav.home', permission: null, icon: HomeIcon },
@@ -100,6 +101,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     permission: 'tenant.request',
     icon: RequestIcon,
   },
+  { path: 'announcements', labelKey: 'nav.announcements', permission: 'notification.announce', icon: InboxIcon },
   { path: 'privacy', labelKey: 'nav.privacy', permission: null, icon: ShieldIcon },
 ];
 

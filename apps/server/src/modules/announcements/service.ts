@@ -210,6 +210,53 @@ export async function runPublishStep(database: Database, clock: Clock, tenantId:
   });
 }
 
+/**
+ * Demo data: an announcement already published at `at` to its whole audience (every batch), as
+ * if its author had published it then.
+ */
+export async function seedPublishedAnnouncement(
+  tx: TenantTransaction,
+  tenantId: string,
+  input: { title: string; bodyHtml: string; staffRoles: AnnouncementStaffRole[]; patients: boolean; authorId: string; authorName: string },
+  at: Date,
+): Promise<string> {
+  const id = uuidv7();
+  const [row] = await tx
+    .insert(announcements)
+    .values({
+      tenantId,
+      id,
+      title: input.title,
+      bodyHtml: sanitizeAnnouncementHtml(input.bodyHtml),
+      status: 'DRAFT',
+      audienceStaffRoles: input.staffRoles,
+      audiencePatients: input.patients,
+      channelPush: false,
+      channelEmail: false,
+      authorId: input.authorId,
+      authorName: input.authorName,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+  if (row === undefined) throw new AppError('announcement.notFound');
+  let current = await publishNowInline(tx, tenantId, row, at);
+  while (!current.deliveryDone) {
+    await deliverBatch(tx, tenantId, current, at);
+    const next = await lockAnnouncement(tx, id);
+    if (next === undefined) break;
+    current = next;
+  }
+  return id;
+}
+
+async function publishNowInline(tx: TenantTransaction, tenantId: string, row: AnnouncementRow, at: Date): Promise<AnnouncementRow> {
+  const [published] = await tx.update(announcements).set({ status: 'PUBLISHED', publishedAt: at, updatedAt: at }).where(eq(announcements.id, row.id)).returning();
+  if (published === undefined) throw new AppError('announcement.notFound');
+  await deliverBatch(tx, tenantId, published, at);
+  return (await lockAnnouncement(tx, row.id)) ?? published;
+}
+
 function audienceDetails(audience: AnnouncementAudience) {
   return { scopeId: audience.scopeId, centerId: audience.centerId, staffRoles: audience.staffRoles, patients: audience.patients };
 }
