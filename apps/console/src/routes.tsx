@@ -1,6 +1,5 @@
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import type { RoleArea } from '@rpm/contracts';
-import { announcementRoutes } from './features/announcements/announcement-routes';
 import { appointmentRoutes } from './features/appointments/appointment-routes';
 import { deviceRoutes } from './features/devices/device-routes';
 import { doctorRoutes } from './features/doctors/doctor-routes';
@@ -85,7 +84,10 @@ const areaPages: RouteObject[] = [
   ...monitoringRoutes,
   ...scheduleRoutes,
   ...appointmentRoutes,
-  ...announcementRoutes,
+  {
+    path: 'announcements/*',
+    lazy: lazyPage(() => import('./features/announcements/announcement-area').then((m) => m.AnnouncementArea)),
+  },
   {
     path: 'privacy',
     lazy: lazyPage(() => import('./features/legal/privacy-terms').then((m) => m.PrivacyTerms)),

@@ -307,10 +307,6 @@ export const ERROR_STATUS = {
   'announcement.notFound': 404,
   /** A published or canceled announcement is never edited or canceled again. */
   'announcement.notEditable': 409,
-  /** A scheduled announcement is published at a time still to come. */
-  'announcement.publishAtPast': 400,
-  /** The body has nothing left to show once sanitized. */
-  'announcement.bodyEmpty': 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

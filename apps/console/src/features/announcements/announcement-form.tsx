@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Alert, Button, Checkbox, Group, Modal, Paper, Radio, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { lazy, Suspense, useState } from 'react';
+import { Alert, Button, Checkbox, Group, Modal, Paper, Radio, Select, Skeleton, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import {
   ANNOUNCEMENT_STAFF_ROLES,
   ANNOUNCEMENT_TITLE_MAX,
@@ -17,7 +17,6 @@ import { zonedDayStart } from '../appointments/appointment-time';
 import { zonedPlace } from '../schedules/calendar-days';
 import { useOrgReach } from '../levels/use-org-reach';
 import { DateField } from '../shell/date-field';
-import { AnnouncementEditor } from './announcement-editor';
 import { AnnouncementBody } from './announcement-body';
 
 type Place = 'tenant' | 'scope' | 'center';
@@ -40,6 +39,9 @@ interface Values {
 }
 
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** The editor (Tiptap, the heaviest part) arrives after the form is drawn, in its own chunk. */
+const AnnouncementEditor = lazy(() => import('./announcement-editor').then((module) => ({ default: module.AnnouncementEditor })));
 
 function initialValues(existing: AnnouncementDetail | undefined, isWholeTenant: boolean): Values {
   if (existing === undefined) {
@@ -94,6 +96,7 @@ function check(values: Values, action: Action): { messages: FieldMessages; publi
     if (day !== null && time !== null) {
       const minutes = Number(time[1]) * 60 + Number(time[2]);
       publishAt = new Date(Date.parse(zonedDayStart(day, displayTimeZone())) + minutes * 60_000).toISOString();
+      if (Date.parse(publishAt) <= Date.now()) messages.day = { key: 'notifications:announcements.inFuture' };
     }
   }
   return { messages, publishAt };
@@ -123,11 +126,14 @@ export function AnnouncementForm({
   const change = (patch: Partial<Values>) => {
     setValues((current) => ({ ...current, ...patch }));
   };
-  const server = serverFieldMessages(error, { 'audience.staffRoles': 'staffRoles', 'audience.scopeId': 'scopeId', 'audience.centerId': 'centerId' });
+  const server = serverFieldMessages(error, {
+    'audience.staffRoles': 'staffRoles',
+    'audience.scopeId': 'scopeId',
+    'audience.centerId': 'centerId',
+    publishAt: 'day',
+  });
   const errorOf = (field: string) => fieldMessageText(messages[field] ?? server[field]);
-  const publishAtError = isApiError(error) && error.code === 'announcement.publishAtPast' ? messageText(errorMessageFor(error)) : undefined;
-  const bodyError = isApiError(error) && error.code === 'announcement.bodyEmpty' ? messageText(errorMessageFor(error)) : undefined;
-  const isFieldError = publishAtError !== undefined || bodyError !== undefined || Object.keys(server).length > 0;
+  const isFieldError = isApiError(error) && error.fieldErrors.length > 0;
 
   const submit = (action: Action) => {
     const checked = check(values, action);
@@ -173,14 +179,16 @@ export function AnnouncementForm({
             change({ title: event.currentTarget.value });
           }}
         />
-        <AnnouncementEditor
-          label={t('announcements.bodyField')}
-          initialHtml={values.body}
-          error={errorOf('body') ?? bodyError}
-          onChange={(body) => {
-            change({ body });
-          }}
-        />
+        <Suspense fallback={<Skeleton height={260} radius="md" aria-label={t('announcements.editorLoading')} />}>
+          <AnnouncementEditor
+            label={t('announcements.bodyField')}
+            initialHtml={values.body}
+            error={errorOf('body')}
+            onChange={(body) => {
+              change({ body });
+            }}
+          />
+        </Suspense>
         <Paper withBorder p="md" radius="md">
           <Stack gap="sm">
             <Title order={2} fz="lg">
@@ -190,7 +198,7 @@ export function AnnouncementForm({
               label={t('announcements.where')}
               value={values.place}
               onChange={(place) => {
-                change({ place: place as Place });
+                change({ place: place });
               }}
             >
               <Group mt={6}>
@@ -233,7 +241,7 @@ export function AnnouncementForm({
               value={values.staffRoles}
               error={errorOf('staffRoles')}
               onChange={(roles) => {
-                change({ staffRoles: roles as AnnouncementStaffRole[] });
+                change({ staffRoles: roles });
               }}
             >
               <Group mt={6} gap="md">
@@ -281,7 +289,7 @@ export function AnnouncementForm({
               label={t('announcements.whenField')}
               value={values.when}
               onChange={(when) => {
-                change({ when: when as When });
+                change({ when: when });
               }}
             >
               <Group mt={6}>
@@ -294,7 +302,7 @@ export function AnnouncementForm({
                 <DateField
                   label={t('announcements.day')}
                   value={values.day}
-                  error={errorOf('day') ?? publishAtError}
+                  error={errorOf('day')}
                   isRequired
                   onChange={(day) => {
                     change({ day });

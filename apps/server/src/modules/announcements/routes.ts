@@ -51,7 +51,7 @@ export const announcementManageRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'notification.announce' },
       schema: {
         tags,
-        summary: `Compose: save a draft, schedule (publishAt in the future, else announcement.publishAtPast) or publish now. The body is sanitized (announcement.bodyEmpty when nothing is left). ${LEVEL} Audited (ANNOUNCEMENT_CREATED, ANNOUNCEMENT_PUBLISHED)`,
+        summary: `Compose: save a draft, schedule (publishAt in the future, else common.invalidParameter on body.publishAt) or publish now. The body is sanitized (common.invalidParameter on body.body when no text is left). ${LEVEL} Audited (ANNOUNCEMENT_CREATED, ANNOUNCEMENT_PUBLISHED)`,
         body: announcementWriteSchema,
         response: { 200: successEnvelope(announcementDetailSchema) },
       },

@@ -25,6 +25,7 @@ import { recordAudit, type AuditContext } from '../audit/store.js';
 import { scheduleJob, cancelJob } from '../jobs/queue.js';
 import { enqueueMessage } from '../messaging/outbox-store.js';
 import { notify, usersWithChannelOff } from '../notifications/notify.js';
+import { invalidField } from '../staff/placement.js';
 import { findCenter, findScope, scopeSubtree } from '../staff/store.js';
 import { announcementText, sanitizeAnnouncementHtml } from './sanitize.js';
 import {
@@ -87,14 +88,14 @@ async function checkAudience(tx: TenantTransaction, auth: AuthContext, audience:
 
 function cleanBody(body: string): string {
   const html = sanitizeAnnouncementHtml(body);
-  if (announcementText(html) === '') throw new AppError('announcement.bodyEmpty');
+  if (announcementText(html) === '') throw invalidField('body.body');
   return html;
 }
 
 function publishAtOf(input: WriteInput, now: Date): Date | null {
   if (input.action !== 'schedule' || input.publishAt === null) return null;
   const at = new Date(input.publishAt);
-  if (at.getTime() <= now.getTime()) throw new AppError('announcement.publishAtPast');
+  if (at.getTime() <= now.getTime()) throw invalidField('body.publishAt');
   return at;
 }
 
