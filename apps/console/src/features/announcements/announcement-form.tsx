@@ -125,6 +125,8 @@ export function AnnouncementForm({
   const [isPreviewOpen, setPreviewOpen] = useState(false);
   const change = (patch: Partial<Values>) => {
     setValues((current) => ({ ...current, ...patch }));
+    // A field's message goes once it is changed (the next submit checks again).
+    setMessages((current) => Object.fromEntries(Object.entries(current).filter(([field]) => !(field in patch))));
   };
   const server = serverFieldMessages(error, {
     'audience.staffRoles': 'staffRoles',

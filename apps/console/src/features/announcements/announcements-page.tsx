@@ -23,7 +23,7 @@ const STATUS_COLORS: Record<AnnouncementStatus, string> = {
 export function AnnouncementStatusBadge({ status }: { status: AnnouncementStatus }) {
   const { t } = useTranslation('notifications');
   return (
-    <Badge color={STATUS_COLORS[status]} variant="light">
+    <Badge color={STATUS_COLORS[status]} variant="light" style={{ overflow: 'visible' }} styles={{ label: { overflow: 'visible' } }}>
       {t(`announcements.status.${status}`)}
     </Badge>
   );
