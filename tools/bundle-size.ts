@@ -65,9 +65,14 @@ export const PUBLIC_PAGE_PARTS = {
 
 /**
  * Lazily loaded modules that are no page, fetched alongside the first screen rather than before it:
- * the toast container (app.tsx) and the SOS popup (features/realtime/live-layer.tsx).
+ * the toast container (app.tsx), the SOS popup (features/realtime/live-layer.tsx) and the
+ * announcement editor (fetched once the compose form is drawn, which stays usable meanwhile).
  */
-export const NOT_PAGES: readonly string[] = ['src/toast-container.ts', 'src/features/realtime/sos-popup.tsx'];
+export const NOT_PAGES: readonly string[] = [
+  'src/toast-container.ts',
+  'src/features/realtime/sos-popup.tsx',
+  'src/features/announcements/announcement-editor.tsx',
+];
 
 /** The public page a screen belongs to ("login" for "/login?method=otp"), if it is one. */
 function publicPageOf(screen: string): string | undefined {

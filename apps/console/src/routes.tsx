@@ -1,5 +1,6 @@
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import type { RoleArea } from '@rpm/contracts';
+import { announcementRoutes } from './features/announcements/announcement-routes';
 import { appointmentRoutes } from './features/appointments/appointment-routes';
 import { deviceRoutes } from './features/devices/device-routes';
 import { doctorRoutes } from './features/doctors/doctor-routes';
@@ -86,6 +87,7 @@ const areaPages: RouteObject[] = [
   ...monitoringRoutes,
   ...scheduleRoutes,
   ...appointmentRoutes,
+  ...announcementRoutes,
   {
     path: 'feedback',
     lazy: lazyPage(

@@ -1,4 +1,5 @@
 import { gatewayCallbackRoutes } from './modules/messaging/gateways/routes.js';
+import { announcementManageRoutes, announcementReadRoutes } from './modules/announcements/routes.js';
 import { notificationCollectorRoutes, notificationRoutes, pushRoutes } from './modules/notifications/routes.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -97,7 +98,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     feedbackAccountRoutes,
     reviewAccountRoutes,
   ],
-  '/manage': [manageTenantRoutes, manageAccountRoutes, orgManageRoutes, staffManageRoutes, trialRequestManageRoutes],
+  '/manage': [manageTenantRoutes, manageAccountRoutes, orgManageRoutes, staffManageRoutes, trialRequestManageRoutes, announcementManageRoutes],
   '/health': [
     deviceHealthRoutes,
     vitalsHealthRoutes,
@@ -115,7 +116,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     feedbackMeRoutes,
     reviewMeRoutes,
   ],
-  '/notification': [notificationRoutes, pushRoutes],
+  '/notification': [notificationRoutes, pushRoutes, announcementReadRoutes],
   '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes, notificationCollectorRoutes, gatewayCallbackRoutes],
 };
 

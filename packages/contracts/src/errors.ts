@@ -330,6 +330,10 @@ export const ERROR_STATUS = {
   'review.tooManyImages': 400,
   /** The moderation action is not allowed in the review's state (REVIEW_TRANSITIONS). */
   'review.wrongState': 409,
+  /** Unknown, another tenant's, outside the caller's level, or (for a reader) not sent to them. */
+  'announcement.notFound': 404,
+  /** A published or canceled announcement is never edited or canceled again. */
+  'announcement.notEditable': 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

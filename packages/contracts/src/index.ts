@@ -45,3 +45,4 @@ export * from './notification-centre.js';
 export * from './message-gateways.js';
 export * from './feedback.js';
 export * from './reviews.js';
+export * from './announcements.js';

@@ -47,6 +47,8 @@ export const NOTIFICATION_KINDS = {
   'follow.accepted': 'CONTACT',
   'sos.opened': 'ALERT',
   'feedback.replied': 'MESSAGE',
+  /** params: announcementId, title (as its author wrote it). */
+  'announcement.published': 'ANNOUNCEMENT',
   message: 'MESSAGE',
 } as const satisfies Record<string, NotificationType>;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;

@@ -1,5 +1,5 @@
 /** The notification centre (migration 0047). Mirrors the SQL; schema.int.test.ts checks drift. */
-import { boolean, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from './schema-columns.js';
 
 export const notifications = pgTable(
@@ -49,6 +49,35 @@ export const pushSubscriptions = pgTable(
     userAgent: text('user_agent'),
     createdAt: timestamps('created_at').notNull(),
     lastSentAt: timestamps('last_sent_at'),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+/** Announcements (migration 0051): composed by admins, fanned out as `announcement.published` notices. */
+export const announcements = pgTable(
+  'announcements',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    title: text().notNull(),
+    bodyHtml: text('body_html').notNull(),
+    status: text().notNull(),
+    audienceScopeId: uuid('audience_scope_id'),
+    audienceCenterId: uuid('audience_center_id'),
+    audienceStaffRoles: text('audience_staff_roles').array().notNull().default([]),
+    audiencePatients: boolean('audience_patients').notNull(),
+    channelPush: boolean('channel_push').notNull(),
+    channelEmail: boolean('channel_email').notNull(),
+    publishAt: timestamps('publish_at'),
+    publishedAt: timestamps('published_at'),
+    canceledAt: timestamps('canceled_at'),
+    deliveredThrough: uuid('delivered_through'),
+    deliveredCount: integer('delivered_count').notNull().default(0),
+    deliveryDone: boolean('delivery_done').notNull().default(false),
+    authorId: uuid('author_id').notNull(),
+    authorName: text('author_name').notNull(),
+    createdAt: timestamps('created_at').notNull(),
+    updatedAt: timestamps('updated_at').notNull(),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );

@@ -1,6 +1,7 @@
 import { lt, sql } from 'drizzle-orm';
 import type { TenantTransaction } from '../db/database.js';
 import { notifications } from '../db/schema.js';
+import { seedPublishedAnnouncement } from '../modules/announcements/service.js';
 import { notify } from '../modules/notifications/notify.js';
 import type { DemoTenantData } from './demo.js';
 
@@ -51,7 +52,22 @@ export async function seedDemoNotifications(tx: TenantTransaction, data: DemoTen
       at: new Date(now - message.hoursAgo * HOUR),
     });
   }
-  // The prescription notice and the older staff note were read when they came.
+  // An announcement of two days ago to every doctor and patient of the tenant (spec §1).
+  await seedPublishedAnnouncement(
+    tx,
+    data.tenantId,
+    {
+      title: 'New opening hours from December',
+      bodyHtml:
+        '<p>From <strong>1 December</strong> our centers open earlier:</p><ul><li>Monday to Friday: 7:00 to 19:00</li><li>Saturday: 7:30 to 12:00</li></ul><p>Questions? Call the hotline or read the <a href="https://example.org/hours">details</a>.</p>',
+      staffRoles: ['DOCTOR'],
+      patients: true,
+      authorId: adminId ?? doctorId,
+      authorName: 'Demo Health',
+    },
+    new Date(now - 48 * HOUR),
+  );
+  // The prescription notice, the announcement and the older staff note were read when they came.
   await tx
     .update(notifications)
     .set({ readAt: sql`${notifications.createdAt} + interval '1 hour'` })

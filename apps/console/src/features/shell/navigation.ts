@@ -54,7 +54,8 @@ export type NavLabelKey = `nav.${
   | 'mySchedule'
   | 'scheduleApproval'
   | 'workingCalendar'
-  | 'feedback'}`;
+  | 'feedback'
+  | 'announcements'}`;
 
 export const NAV_ITEMS: readonly NavItem[] = [
   { path: '', labelKey: 'nav.home', permission: null, icon: HomeIcon },
@@ -105,6 +106,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
     permission: 'tenant.request',
     icon: RequestIcon,
   },
+  { path: 'announcements', labelKey: 'nav.announcements', permission: 'notification.announce', icon: InboxIcon },
   { path: 'privacy', labelKey: 'nav.privacy', permission: null, icon: ShieldIcon },
 ];
 

@@ -12,4 +12,9 @@ export const notificationsRoutes: RouteObject[] = [
     path: 'notifications/settings',
     lazy: async () => ({ Component: (await import('./preferences-page')).NotificationPreferencesPage }),
   },
+  {
+    // Where an announcement's notice leads (the same path as in the console).
+    path: 'announcements/:id',
+    lazy: async () => ({ Component: (await import('./announcement-page')).AnnouncementPage }),
+  },
 ];

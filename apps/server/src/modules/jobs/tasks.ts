@@ -8,5 +8,6 @@ import '../vitals/maintenance-job.js';
 import '../vitals/local-rollups-job.js';
 import '../care-plan/intake-job.js';
 import '../schedules/appointment-reminders.js';
+import '../announcements/publish-job.js';
 
 export {};

@@ -29,6 +29,8 @@ export interface Notice {
   title?: string | null;
   body?: string | null;
   force?: boolean;
+  /** False: no Web Push for this notice (its author chose in-app only); default true. */
+  push?: boolean;
   at: Date;
 }
 
@@ -92,7 +94,7 @@ export async function notify(tx: TenantTransaction, tenantId: string, notice: No
   await queuePushes(
     tx,
     tenantId,
-    rows.filter((row) => !pushOff.has(row.recipientId)).map((row) => ({ id: row.id, recipientId: row.recipientId, kind: notice.kind, link: row.link })),
+    rows.filter((row) => notice.push !== false && !pushOff.has(row.recipientId)).map((row) => ({ id: row.id, recipientId: row.recipientId, kind: notice.kind, link: row.link })),
   );
   await publishEvents(
     tx,
