@@ -98,15 +98,18 @@ export const AREA_HOME = 'src/features/shell/area-home-page.tsx';
  * Ceilings in gzipped kilobytes (1 KB = 1,000 bytes, as `gzip -c | wc -c` is read), a few per cent
  * above the weight measured when they were set, so growth fails the build. The login page is held
  * to its JavaScript; an area's first screen, and any staff page opened directly by its address, to
- * JavaScript and CSS. Lower them as the first load shrinks, towards TARGETS. The login page went
- * from 211.9 to 212.3 KB with the feedback page: its lazy route in the entry's route table (with the
- * list of chunks it preloads) and its four error codes; its budget moved from 212 to 212.5 KB.
+ * JavaScript and CSS. Lower them as the first load shrinks, towards TARGETS.
+ *
+ * The login page went from 211.9 to 213.9 KB, and an area's first screen from 355.0 to 357.2 KB,
+ * with feedback, ratings and reviews, announcements and the SMS and voice gateways: each adds lazy
+ * routes to the entry's route table (with the chunks they preload) and error codes whose en and vi
+ * messages ride in the startup load (17 codes in all). Their budgets moved to 214.5 and 358 KB. What
+ * closes the gap: the console keeps in its startup load only the codes it reacts to, and loads the
+ * other messages with the page that can meet them (TARGETS).
  */
-// The login page measured 212.4 KB with the reviews' five error codes and their en and vi messages
-// (every code and message rides in the startup load; see TARGETS for the way to close it).
 export const BUDGETS = {
-  loginJsKb: 213,
-  areaFirstScreenKb: 357,
+  loginJsKb: 214.5,
+  areaFirstScreenKb: 358,
   staffPageKb: 475,
 } as const;
 

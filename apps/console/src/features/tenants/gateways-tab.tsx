@@ -162,7 +162,7 @@ function GatewayForm({ tenantId, stored }: { tenantId: string; stored: MessageGa
   };
 
   return (
-    <Paper withBorder radius="md" p="lg">
+    <Paper withBorder radius="md" p="lg" data-testid={`gateway-${channel}`}>
       <Stack gap="md">
         <Title order={3} fz="md">
           {t(`gateways.channel.${channel}`)}
