@@ -16,6 +16,7 @@ import { ErrorState, LoadingState } from '../shell/query-states';
 import { usePageTitle } from '../shell/use-page-title';
 import { patientDetailQuery } from './patients-api';
 import { DeleteAccountDialog, StatusChangeDialog } from './patient-dialogs';
+import { SendMessageDialog } from './send-message-dialog';
 import { PatientHistory } from './patient-history';
 import { PatientStatusBadge } from './patient-status-badge';
 
@@ -106,7 +107,7 @@ export function PatientProfilePage() {
   const { t } = useTranslation(['patients', 'carePlan']);
   const { patientId = '' } = useParams();
   const patient = useQuery(patientDetailQuery(patientId));
-  const [dialog, setDialog] = useState<'status' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<'status' | 'delete' | 'message' | null>(null);
   usePageTitle(patient.data?.fullName ?? t('list.title'));
   const closeDialog = () => {
     setDialog(null);
@@ -152,6 +153,18 @@ export function PatientProfilePage() {
               ) : null}
             </Stack>
             <Group gap="sm">
+              {patient.data.userId !== null || patient.data.holder !== null ? (
+                <Can permission="notification.send">
+                  <Button
+                    variant="default"
+                    onClick={() => {
+                      setDialog('message');
+                    }}
+                  >
+                    {t('profile.sendMessage')}
+                  </Button>
+                </Can>
+              ) : null}
               <Can permission="health.update">
                 <Button
                   variant="light"
@@ -243,6 +256,7 @@ export function PatientProfilePage() {
             onClose={closeDialog}
           />
           <DeleteAccountDialog patient={patient.data} opened={dialog === 'delete'} onClose={closeDialog} />
+          <SendMessageDialog patient={patient.data} opened={dialog === 'message'} onClose={closeDialog} />
         </>
       ) : null}
     </Stack>
