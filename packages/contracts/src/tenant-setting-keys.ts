@@ -27,6 +27,11 @@ export const TENANT_SETTING_KEYS = [
   'OCR_HEALTH_DEVICE_API_KEY',
   'OCR_PRESCRIPTION_API_KEY',
   'ALLOW_WEB_SOS_POPUP',
+  /**
+   * Appointment changes are also texted to the patient (booked, moved, cancelled, completed),
+   * unless the patient turned SMS off for appointments. Off by default: SMS cost the tenant.
+   */
+  'APPOINTMENT_SMS',
   /** Spec §3: "tax rate per tenant for services", a percentage. */
   'TAX_RATE',
   /** IANA time zone of the local days of patients whose account has none (migration 0030). */
@@ -90,6 +95,7 @@ export const TENANT_SETTING_DEFAULTS: Record<TenantSettingKey, string> = {
   OCR_HEALTH_DEVICE_API_KEY: '',
   OCR_PRESCRIPTION_API_KEY: '',
   ALLOW_WEB_SOS_POPUP: 'true',
+  APPOINTMENT_SMS: 'false',
   TAX_RATE: '0',
   TIME_ZONE: DEFAULT_TENANT_TIME_ZONE,
   INTAKE_WINDOW_MINUTES: String(INTAKE_WINDOW.defaultMinutes),

@@ -94,6 +94,7 @@ export const TENANT_SETTING_VALUE_SCHEMAS = {
   OCR_HEALTH_DEVICE_API_KEY: secretValue,
   OCR_PRESCRIPTION_API_KEY: secretValue,
   ALLOW_WEB_SOS_POPUP: oneOf(['true', 'false']),
+  APPOINTMENT_SMS: oneOf(['true', 'false']),
   TAX_RATE: z
     .string()
     .regex(/^\d{1,3}(?:\.\d{1,2})?$/, { error: 'must be a number with at most two decimals' })

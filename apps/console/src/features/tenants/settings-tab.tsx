@@ -234,6 +234,15 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
               form.setField('ALLOW_WEB_SOS_POPUP', event.currentTarget.checked ? 'true' : 'false');
             }}
           />
+          <Switch
+            mt="lg"
+            label={t('settings.APPOINTMENT_SMS')}
+            description={t('settings.appointmentSmsHint')}
+            checked={values.APPOINTMENT_SMS === 'true'}
+            onChange={(event) => {
+              form.setField('APPOINTMENT_SMS', event.currentTarget.checked ? 'true' : 'false');
+            }}
+          />
         </SimpleGrid>
       </Paper>
       <Paper withBorder radius="md" p="lg">

@@ -5,7 +5,8 @@ import { fullName } from '../care-plan/store.js';
 import { fillText, zonedDateAndTime } from './message-text.js';
 import { enqueueMessage } from '../messaging/outbox-store.js';
 import { publishEvent } from '../realtime/publish.js';
-import { findTenantById } from '../tenants/store.js';
+import { findTenantById, readTenantSettings } from '../tenants/store.js';
+import { sendPatientMessage } from '../alerts/delivery.js';
 import { notify, usersWithChannelOff } from '../notifications/notify.js';
 
 /**
@@ -106,6 +107,8 @@ interface NoticeRow extends Record<string, unknown> {
   cancel_reason: string | null;
   status: string;
   patient_name: string;
+  patient_phone: string | null;
+  hotline: string | null;
   patient_account: string | null;
   patient_email: string | null;
   patient_language: string | null;
@@ -133,6 +136,7 @@ export async function noticeAppointmentChange(
   const result = await tx.execute<NoticeRow>(sql`
     SELECT a.patient_id, patient.health_center_id, a.starts_at, a.place, a.reason, a.cancel_reason, a.status,
            ${fullName('patient')} AS patient_name, account.id AS patient_account,
+           coalesce(nullif(account.phone, ''), nullif(patient.phone, '')) AS patient_phone, center.hotline,
            coalesce(nullif(account.email, ''), patient.email) AS patient_email,
            account.language AS patient_language, account.time_zone AS patient_zone,
            a.doctor_id, ${fullName('doctor')} AS doctor_name, doctor.email AS doctor_email,
@@ -142,6 +146,7 @@ export async function noticeAppointmentChange(
       LEFT JOIN users account ON account.tenant_id = patient.tenant_id
                              AND account.id = coalesce(patient.user_id, patient.holder_user_id)
       JOIN users doctor ON doctor.tenant_id = a.tenant_id AND doctor.id = a.doctor_id
+      LEFT JOIN health_centers center ON center.tenant_id = patient.tenant_id AND center.id = patient.health_center_id
      WHERE a.id = ${appointmentId}::uuid`);
   const row = result.rows[0];
   if (row === undefined) return;
@@ -222,4 +227,43 @@ export async function noticeAppointmentChange(
       purpose: `APPOINTMENT_${change}`,
     });
   }
+  await textPatient(tx, database, tenantId, { row, change, actorUserId, startsAt, organization, at });
+}
+
+/**
+ * The SMS of a change to the patient, where the tenant texts appointment changes (APPOINTMENT_SMS)
+ * and the patient has not turned SMS off for appointments: the subject line and the tenant's
+ * name, from the center's hotline, listed in SMS and call management.
+ */
+async function textPatient(
+  tx: TenantTransaction,
+  database: Database,
+  tenantId: string,
+  notice: { row: NoticeRow; change: AppointmentChange; actorUserId: string; startsAt: Date; organization: string; at: Date },
+): Promise<void> {
+  const { row } = notice;
+  if (row.patient_phone === null || row.patient_account === notice.actorUserId) return;
+  if ((await readTenantSettings(database.system, tenantId)).get('APPOINTMENT_SMS') !== 'true') return;
+  if (row.patient_account !== null && (await usersWithChannelOff(tx, [row.patient_account], 'APPOINTMENT', 'SMS')).size > 0) return;
+  const message = renderAppointmentNotice({
+    change: notice.change,
+    language: row.patient_language ?? 'vi',
+    timeZone: row.patient_zone ?? row.doctor_zone,
+    recipientName: row.patient_name,
+    patientName: row.patient_name,
+    doctorName: row.doctor_name,
+    startsAt: notice.startsAt,
+    place: row.place,
+    reason: row.reason,
+    cancelReason: row.cancel_reason,
+    organization: notice.organization,
+  });
+  await sendPatientMessage(tx, { now: () => notice.at }, tenantId, {
+    patient: { id: row.patient_id, hotline: row.hotline ?? '' },
+    channel: 'SMS',
+    recipient: row.patient_phone,
+    toName: row.patient_name,
+    body: notice.organization === '' ? message.subject : `${notice.organization}: ${message.subject}`,
+    purpose: `APPOINTMENT_${notice.change}`,
+  });
 }

@@ -372,6 +372,54 @@ describe('the video room', () => {
   });
 });
 
+describe('appointment changes by SMS (tenant setting APPOINTMENT_SMS)', () => {
+  const texts = () =>
+    asOwner<{ recipient: string; purpose: string; body: string }>(
+      testDb.ownerUrl,
+      `SELECT m.recipient, m.purpose, m.body FROM patient_messages link JOIN outbox_messages m ON m.tenant_id = link.tenant_id AND m.id = link.message_id
+        WHERE link.patient_id = $1 AND m.channel = 'SMS' AND m.purpose LIKE 'APPOINTMENT_%' ORDER BY m.created_at, m.id`,
+      [org.patientA.id],
+    );
+  const setSms = (value: 'true' | 'false') =>
+    asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO tenant_settings (tenant_id, key, value) VALUES ($1, 'APPOINTMENT_SMS', $2) ON CONFLICT (tenant_id, key) DO UPDATE SET value = EXCLUDED.value`,
+      [org.tenant.id, value],
+    );
+
+  it('texts the patient where the tenant turned it on, unless the patient turned SMS off for appointments', async () => {
+    await asOwner(testDb.ownerUrl, `UPDATE patients SET phone = '0909000111' WHERE id = $1`, [org.patientA.id]);
+    await asOwner(testDb.ownerUrl, `UPDATE users SET phone = NULL WHERE id = $1`, [org.patientUser.id]);
+    const book = async (startAt: string) =>
+      dataOf<Appointment>(ok200(
+        await call(app, await doctor(), 'POST', '/account/appointments', {
+          patientId: org.patientA.id,
+          doctorId: org.doctorA.id,
+          startAt,
+          reason: 'Blood pressure review',
+          place: 'CLINIC',
+        }),
+      ));
+    // Off (the default): no SMS.
+    const quiet = await book('2026-12-21T01:00:00Z');
+    expect(await texts()).toEqual([]);
+    await setSms('true');
+    // On: the booking is texted from the center's hotline, in the patient's language.
+    dataOf(ok200(await call(app, await doctor(), 'PUT', `/account/appointments/${quiet.id}`, { startAt: '2026-12-21T02:00:00Z', reason: 'Blood pressure review', place: 'CLINIC' })));
+    const [moved] = await texts();
+    expect(moved).toMatchObject({ recipient: '0909000111', purpose: 'APPOINTMENT_UPDATED' });
+    expect(moved?.body).toMatch(/^.+: (Appointment changed: |Lịch hẹn đã thay đổi: ngày )/);
+    // The patient turns SMS off for appointments: the next change is not texted.
+    ok200(await call(app, await patient(), 'PUT', '/notification/preferences', { items: [{ type: 'APPOINTMENT', channel: 'SMS', enabled: false }] }));
+    dataOf(ok200(await call(app, await doctor(), 'PUT', `/account/appointments/${quiet.id}`, { startAt: '2026-12-21T03:00:00Z', reason: 'Blood pressure review', place: 'CLINIC' })));
+    expect(await texts()).toHaveLength(1);
+    await setSms('false');
+    // Cancelled by the patient itself (no SMS about its own act), so later tests find no appointment of it here.
+    ok200(await call(app, await patient(), 'POST', `/health/me/appointments/${quiet.id}/cancel`, { reason: 'Moved away' }));
+    expect(await texts()).toHaveLength(1);
+  });
+});
+
 describe('a schedule with appointments to come', () => {
   it('cancels them with one reason, telling each patient, and then may be asked for deletion', async () => {
     const doctorToken = await doctor();

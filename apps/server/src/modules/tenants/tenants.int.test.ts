@@ -99,6 +99,7 @@ describe('tenant settings', () => {
       BLOOD_GLUCOSE_UNIT: 'umol/L',
       OCR_PRESCRIPTION_API_KEY: 'has spaces',
       ALLOW_WEB_SOS_POPUP: 'yes',
+      APPOINTMENT_SMS: 'on',
       TAX_RATE: '101',
     };
     const response = await put(`/manage/sadmin/tenant/${tenant.id}/settings`, bad);
@@ -118,7 +119,7 @@ describe('tenant settings', () => {
     const good = {
       COLOR: '#0a0', FONT: 'Be Vietnam Pro', LOGO: 'https://cdn.example/logo.png', ICON: '', LANGUAGE: 'vi', UNIT_SYSTEM: 'imperial', THERMAL_UNIT: 'F',
       COUNTRY: 'Canada', COUNTRY_CODE: 'CA', DIAL_CODE: '+1', ORGANIZATION_NAME: 'North Clinic', ACID_URIC_UNIT: 'mg/dL', BLOOD_GLUCOSE_UNIT: 'mmol/L',
-      AI_CLOUD_TENANT_ID: 'ai-tenant-77', OCR_HEALTH_DEVICE_API_KEY: 'ocr-device-key-123456', OCR_PRESCRIPTION_API_KEY: 'ocr-rx-key-abcdef', ALLOW_WEB_SOS_POPUP: 'false', TAX_RATE: '10', LATE_DATA_HORIZON_MINUTES: '45', NO_DATA_ALERT_MINUTES: '30', TIME_ZONE: 'America/Toronto', INTAKE_WINDOW_MINUTES: '60',
+      AI_CLOUD_TENANT_ID: 'ai-tenant-77', OCR_HEALTH_DEVICE_API_KEY: 'ocr-device-key-123456', OCR_PRESCRIPTION_API_KEY: 'ocr-rx-key-abcdef', ALLOW_WEB_SOS_POPUP: 'false', APPOINTMENT_SMS: 'true', TAX_RATE: '10', LATE_DATA_HORIZON_MINUTES: '45', NO_DATA_ALERT_MINUTES: '30', TIME_ZONE: 'America/Toronto', INTAKE_WINDOW_MINUTES: '60',
       PASSWORD_RULE: JSON.stringify({ minLength: 10, maxLength: 40, lower: true, upper: true, digit: true, special: '!@#' }),
     };
     expect(Object.keys(good).sort()).toEqual([...TENANT_SETTING_KEYS].sort());
