@@ -509,6 +509,9 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     // Reviews of doctors: seen where both the doctor and the author are (the database's rule), by
     // staff holding staff.view; reviews/integration tests check the authors' centers and tenants.
     /^\/account\/reviews\//,
+    // An announcement, read only by an account its notice names (modules/announcements tests): the
+    // organisation's words to its people, no patient's data.
+    /^\/notification\/announcements\/:id$/,
   ];
   const bodyPatientRoutes = new Set(['POST /account/tickets', 'POST /collector/readings', 'POST /health/manual', 'POST /health/sos/hotline', 'PUT /account/devices/:id/bind']);
 
