@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { OutboxDispatcher } from './dispatcher.js';
 import { createEmailSender, createSmsProvider } from './providers.js';
 import { createPushSender } from '../notifications/push.js';
-import { createGateways, type Gateways } from './gateways/directory.js';
+import { createGateways, gatewayEndpointsOf, type Gateways } from './gateways/directory.js';
 
 /** The outbox dispatcher as the rest of the server sees it. */
 export interface Messaging {
@@ -28,7 +28,7 @@ const plugin: FastifyPluginAsyncZod = async (app) => {
   const gateways = createGateways({
     system: app.database.system,
     secretsKey: app.config.secretsKey,
-    endpoints: app.config.gateways ?? { publicUrl: `http://localhost:${app.config.port}`, twilioApiUrl: 'https://api.twilio.com', esmsApiUrl: 'https://rest.esms.vn' },
+    endpoints: gatewayEndpointsOf(app.config),
     clock: app.clock,
     defaultSms: sms,
   });

@@ -20,6 +20,10 @@ export interface GatewayEndpoints {
   esmsApiUrl: string;
 }
 
+/** The configured endpoints (config.ts fills them; a hand-built config gets the public defaults). */
+export const gatewayEndpointsOf = (config: { port: number; gateways?: GatewayEndpoints | undefined }): GatewayEndpoints =>
+  config.gateways ?? { publicUrl: `http://localhost:${config.port}`, twilioApiUrl: 'https://api.twilio.com', esmsApiUrl: 'https://rest.esms.vn' };
+
 /** A tenant's gateway of one channel with its credentials opened (server-side only). */
 export interface OpenGateway {
   tenantId: string;

@@ -16,7 +16,7 @@ import { ok } from '../../../http/envelope.js';
 import { recordCallStatus } from '../../alerts/calls.js';
 import { recordDeliveryReceipt } from '../outbox-store.js';
 import { publishMessageUpdate } from './receipts.js';
-import type { GatewayEndpoints, OpenGateway } from './directory.js';
+import { gatewayEndpointsOf, type GatewayEndpoints, type OpenGateway } from './directory.js';
 import { esmsOutcomeOf } from './esms.js';
 import { readGateways, saveGateway, testGateway, type GatewaySettingsEnvironment } from './settings.js';
 import { callOutcomeOf, isValidTwilioSignature, messageOutcomeOf } from './twilio.js';
@@ -25,8 +25,7 @@ type ManageApp = Parameters<FastifyPluginAsyncZod>[0];
 const tags = ['tenants'];
 const channelParams = z.object({ id: z.uuid(), channel: z.enum(MESSAGE_GATEWAY_CHANNELS) });
 
-export const endpointsOf = (app: FastifyInstance): GatewayEndpoints =>
-  app.config.gateways ?? { publicUrl: `http://localhost:${app.config.port}`, twilioApiUrl: 'https://api.twilio.com', esmsApiUrl: 'https://rest.esms.vn' };
+const endpointsOf = (app: FastifyInstance): GatewayEndpoints => gatewayEndpointsOf(app.config);
 
 /** Under /manage: a tenant's SMS and voice gateways (super admins; system admins of their tenants). */
 export function registerGatewayAdminRoutes(app: ManageApp): void {
