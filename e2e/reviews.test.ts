@@ -7,7 +7,8 @@ import { logInPatient, pageWidth, queryDatabase, screenshot, usePhoneSuite } fro
  * Ratings and reviews across the two apps: the demo patient rates its family doctor in the app
  * (stars chosen with the keyboard, a message and a photo); the doctor's average in the console's
  * doctor profile changes accordingly. The admin finds the review under Ratings and reviews, opens
- * it with its photo and hides it with a reason; the average goes back to what it was.
+ * it with its photo and hides it with a reason; the average goes back to what it was. The patient
+ * also rates how a finished ticket was handled under My requests, and the console's ticket shows it.
  */
 
 const suite = usePhoneSuite();
@@ -113,6 +114,59 @@ describe('ratings and reviews', () => {
       `SELECT hidden_reason FROM doctor_reviews WHERE message = 'Kind, but the waiting room was crowded.'`,
     );
     expect(stored).toEqual([{ hidden_reason: 'Names another patient' }]);
+    await consoleDriver.closeAll();
+  });
+
+  it('the patient rates a finished ticket under My requests; the console’s ticket shows the rating', async () => {
+    const server = suite.server;
+    const [patient] = await queryDatabase<{ tenant_id: string; id: string }>(
+      server,
+      `SELECT p.tenant_id, p.id FROM patients p JOIN users u ON u.id = p.user_id WHERE u.email = 'patient@demo.example'`,
+    );
+    if (patient === undefined) throw new Error('no demo patient');
+    // A support ticket whose work is done, and one still open (a retry finds them again).
+    await queryDatabase(server, `DELETE FROM tickets WHERE patient_id = $1 AND title LIKE 'E2E %'`, [patient.id]);
+    const inserted = await queryDatabase<{ id: string; title: string }>(
+      server,
+      `INSERT INTO tickets (tenant_id, id, number, type, status, title, patient_id, kpi_due_at, created_at)
+         SELECT $1::uuid, gen_random_uuid(), 900000 + n, 'SUPPORT', status, title, $2::uuid, now() + interval '1 day', now() - n * interval '1 minute'
+         FROM (VALUES (1, 'COMPLETED', 'E2E Watch strap replacement'), (2, 'PROCESSING', 'E2E Charger does not charge')) AS rows (n, status, title)
+       RETURNING id, title`,
+      [patient.tenant_id, patient.id],
+    );
+    const done = inserted.find((row) => row.title === 'E2E Watch strap replacement');
+    if (done === undefined) throw new Error('ticket not stored');
+
+    const phone = await suite.openPhone({ viewport: SMALL_PHONE });
+    await logInPatient(phone);
+    await phone.getByRole('link', { name: 'My requests' }).tap();
+    await phone.waitForURL('**/app/tickets');
+    const item = phone.getByTestId('my-ticket').filter({ hasText: 'E2E Watch strap replacement' });
+    await item.waitFor();
+    const open = phone.getByTestId('my-ticket').filter({ hasText: 'E2E Charger does not charge' });
+    expect(await open.getByText('You can rate it once it is done.').isVisible()).toBe(true);
+    await item.getByRole('button', { name: 'Rate how it was handled' }).tap();
+    const form = item.getByTestId('ticket-rating-form');
+    await form.getByRole('button', { name: 'Send rating' }).tap();
+    await expect.poll(() => form.getByText('Choose from 1 to 5 stars').isVisible()).toBe(true);
+    await form.getByRole('radio', { name: '4 of 5 stars' }).check();
+    await form.getByLabel('Message (optional)').fill('Fixed the same day, thank you.');
+    await screenshot(phone, 'patient-ticket-rating-360');
+    await form.getByRole('button', { name: 'Send rating' }).tap();
+    await expect.poll(() => item.getByText('Thank you for your rating.').isVisible(), { timeout: 15_000 }).toBe(true);
+    expect(await item.getByRole('img', { name: '4 stars of 5' }).isVisible()).toBe(true);
+    expect(await item.getByText('Fixed the same day, thank you.').isVisible()).toBe(true);
+    expect(await pageWidth(phone)).toBeLessThanOrEqual(SMALL_PHONE.width);
+    await screenshot(phone, 'patient-ticket-rated-360');
+
+    // The console's ticket shows the patient's stars and message.
+    const consoleDriver = new ConsoleDriver(suite.browser, server.baseUrl);
+    const operator = await consoleDriver.openPage();
+    await consoleDriver.signIn(operator, 'operator@demo.example');
+    await operator.waitForURL('**/operator');
+    await operator.goto(`/operator/tickets/${done.id}`);
+    await expect.poll(() => operator.getByTestId('customer-rating-message').textContent(), { timeout: 15_000 }).toContain('Fixed the same day, thank you.');
+    await screenshot(operator, 'console-ticket-customer-rating');
     await consoleDriver.closeAll();
   });
 });

@@ -17,6 +17,7 @@ import { RequireSession } from './features/session/require-session';
 import { SessionEndListener } from './features/session/session-end-listener';
 import { AppShell } from './features/shell/app-shell';
 import { sportRoutes } from './features/sport/routes';
+import { ticketsRoutes } from './features/tickets/routes';
 import { videoRoutes } from './features/video/routes';
 import { visitorRoutes } from './features/visitor/routes';
 
@@ -42,6 +43,7 @@ const signedIn: RouteObject[] = [
   ...appointmentsRoutes,
   ...videoRoutes,
   ...feedbackRoutes,
+  ...ticketsRoutes,
 ];
 
 export function createAppRouter() {

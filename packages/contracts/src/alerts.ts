@@ -338,6 +338,8 @@ export const ticketHistoryEntrySchema = z.object({
 
 export const ticketDetailSchema = ticketSummarySchema.extend({
   description: z.string(),
+  /** What the patient wrote with its rating in the app ('' when staff recorded the rating). */
+  customerRatingMessage: z.string(),
   sosCaseId: z.uuid().nullable(),
   location: sosLocationSchema.nullable(),
   healthIndicators: z.array(vitalSampleSchema),
@@ -374,6 +376,33 @@ export const ticketRatingSchema = z
   });
 /** States in which a ticket may be rated. */
 export const RATABLE_TICKET_STATUSES: readonly TicketStatus[] = ['COMPLETED', 'SUCCESS'];
+
+// The patient's own tickets (patient app) ---------------------------------------------------------
+
+/** A ticket as its patient sees it: no assignee, KPI or staff notes; its own rating of the service. */
+export const myTicketSchema = z.object({
+  id: z.uuid(),
+  number: z.number().int(),
+  type: z.enum(TICKET_TYPES),
+  status: z.enum(TICKET_STATUSES),
+  title: z.string(),
+  createdAt: z.iso.datetime(),
+  closedAt: z.iso.datetime().nullable(),
+  /** The patient's rating of how the ticket was handled (1 to 5), null until rated. */
+  rating: z.number().int().nullable(),
+  ratingMessage: z.string(),
+  ratedAt: z.iso.datetime().nullable(),
+  /** Whether the patient may rate it now (the work is done: RATABLE_TICKET_STATUSES). */
+  ratable: z.boolean(),
+});
+export type MyTicket = z.infer<typeof myTicketSchema>;
+
+export const MY_TICKET_RATING_MESSAGE_MAX = 1000;
+export const myTicketRatingSchema = z.object({
+  rating: ratingSchema,
+  message: noteText(MY_TICKET_RATING_MESSAGE_MAX).default(''),
+});
+export type MyTicketRating = z.infer<typeof myTicketRatingSchema>;
 
 export const ticketStatisticsQuerySchema = z
   .object({

@@ -661,6 +661,8 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     { pattern: /^\/health\/me\/records$/, data: 'private', mark: (f) => f.ids.recordId ?? '' },
     { pattern: /^\/health\/me\/appointments$/, data: 'private', mark: (f) => f.ids.appointmentId ?? '' },
     { pattern: /^\/health\/me\/reviews$/, data: 'private' },
+    // Tickets are the patient's own business: a follower's list is empty.
+    { pattern: /^\/health\/me\/tickets$/, data: 'private', mark: (f) => f.ids.ticketId ?? '' },
     { pattern: /^\/health\/me\/(latest|dashboard|data|weight|alerts\/waiting|notifications|requests)$/ },
   ];
   const ACCOUNT_READS = /^\/health\/me\/(invitations|following|sub-users|profiles|doctors|feedback)$/;

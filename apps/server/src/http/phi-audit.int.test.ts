@@ -103,6 +103,7 @@ const CALLER_OF: Record<string, string> = {
   '/health/me/records/:recordId/files/:fileId': 'patient@demo.example',
   '/health/me/appointments': 'patient@demo.example',
   '/health/me/reviews': 'patient@demo.example',
+  '/health/me/tickets': 'patient@demo.example',
   '/health/me/appointments/:id': 'patient@demo.example',
   '/health/me/appointments/:id/video': 'patient@demo.example',
   // The video room is its two parties' only.

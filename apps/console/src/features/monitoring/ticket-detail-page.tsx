@@ -248,6 +248,11 @@ function TicketView({ ticket }: { ticket: TicketDetail }) {
                 aria-label={t('tickets.detail.customerRating')}
               />
             </Group>
+            {ticket.customerRatingMessage === '' ? null : (
+              <Text fz="sm" c="dimmed" data-testid="customer-rating-message">
+                “{ticket.customerRatingMessage}”
+              </Text>
+            )}
           </Stack>
         </Card>
       </SimpleGrid>

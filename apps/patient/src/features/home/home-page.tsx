@@ -129,6 +129,8 @@ export function HomePage() {
         <Link to="/notifications/settings">{t('appAlerts:centre.settingsLink')}</Link>
         {' · '}
         <Link to="/feedback">{t('appProfiles:feedback.entry')}</Link>
+        {' · '}
+        <Link to="/tickets">{t('appProfiles:tickets.entry')}</Link>
       </p>
       <button
         type="button"

@@ -27,7 +27,7 @@ interface Problems {
  * Stars as a radio group: one tab stop, arrow keys move between the stars, each read out as
  * "n of 5 stars" (a native radio group, drawn as stars).
  */
-function StarPicker({ value, onChange, error }: { value: number; onChange: (value: number) => void; error?: string }) {
+export function StarPicker({ value, onChange, error }: { value: number; onChange: (value: number) => void; error?: string }) {
   const { t } = useTranslation('appDoctors');
   const name = useId();
   return (

@@ -9,7 +9,10 @@ import {
   hotlineSosSchema,
   messageListQuerySchema,
   messageSchema,
+  myTicketRatingSchema,
+  myTicketSchema,
   pageOf,
+  pageQuerySchema,
   SOS_CASE_ACTIONS,
   sosCaseDetailSchema,
   sosCaseListQuerySchema,
@@ -57,6 +60,7 @@ import {
   readTicket,
   ticketStatistics,
 } from './ticket-service.js';
+import { listMyTickets, rateMyTicket } from './my-tickets.js';
 
 const idParams = z.object({ id: z.uuid() });
 const patientParams = z.object({ patientId: z.uuid() });
@@ -462,5 +466,36 @@ export const alertHealthRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await raiseOwnSos(environmentOf(request), request.body)),
+  );
+
+  app.get(
+    '/me/tickets',
+    {
+      config: { access: 'health.view' },
+      schema: {
+        tags,
+        summary:
+          'The profile’s tickets (own record or a sub-user it holds; none for a followed patient), newest first, paged, with the patient’s rating and whether it may rate now. Audited (TICKETS_LISTED)',
+        querystring: pageQuerySchema,
+        response: { 200: successEnvelope(pageOf(myTicketSchema)) },
+      },
+    },
+    async (request) => ok(await listMyTickets(environmentOf(request), request.query)),
+  );
+
+  app.put(
+    '/me/tickets/:id/rating',
+    {
+      config: { access: 'health.view' },
+      schema: {
+        tags,
+        summary:
+          'Rate how a ticket was handled, 1 to 5 stars with a message (at most 1000 characters), once its work is done: COMPLETED or SUCCESS (ticket.notRatable before); a new rating replaces the old. Another patient’s ticket: ticket.notFound; a followed patient’s: profile.readOnly. Audited (TICKET_RATED)',
+        params: idParams,
+        body: myTicketRatingSchema,
+        response: { 200: successEnvelope(myTicketSchema) },
+      },
+    },
+    async (request) => ok(await rateMyTicket(environmentOf(request), request.params.id, request.body)),
   );
 };

@@ -133,6 +133,7 @@ async function ticketDetail(tx: TenantTransaction, id: string, actor: TicketActo
   return {
     ...toTicketSummary(row),
     description: ticket.description,
+    customerRatingMessage: ticket.customerRatingMessage,
     sosCaseId: ticket.sosCaseId,
     location: locationOf(ticket),
     healthIndicators: toVitals(ticket.healthIndicators),
@@ -321,7 +322,10 @@ export async function rateTicket(
       .set({
         updatedAt: now,
         ...(input.kpiRating === undefined ? {} : { kpiRating: input.kpiRating }),
-        ...(input.customerRating === undefined ? {} : { customerRating: input.customerRating }),
+        // A rating staff record (given over the phone) replaces the patient's own, message included.
+        ...(input.customerRating === undefined
+          ? {}
+          : { customerRating: input.customerRating, customerRatingMessage: '', customerRatedAt: now, customerRatedBy: userId }),
       })
       .where(eq(tickets.id, id));
     const note = [
