@@ -47,6 +47,8 @@ export const NOTIFICATION_KINDS = {
   'follow.accepted': 'CONTACT',
   'sos.opened': 'ALERT',
   'feedback.replied': 'MESSAGE',
+  /** To the doctor rated: params rating, authorInitial, subject (DOCTOR|APPOINTMENT). */
+  'review.received': 'MESSAGE',
   /** params: announcementId, title (as its author wrote it). */
   'announcement.published': 'ANNOUNCEMENT',
   message: 'MESSAGE',

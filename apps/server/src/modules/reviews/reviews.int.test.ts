@@ -85,6 +85,15 @@ describe('a patient rates a doctor', () => {
     expect(await ratingOf(testDb.ownerUrl, org.doctorA.id)).toEqual({ average: 2, count: 1 });
     const audits = await asOwner(testDb.ownerUrl, `SELECT 1 FROM audit_log WHERE action = 'REVIEW_WRITTEN' AND target_id = $1`, [review.id]);
     expect(audits).toHaveLength(2);
+    // The doctor was told once, of the new review, by the author's initial only (not of the edit).
+    const notices = await asOwner<{ kind: string; params: Record<string, unknown>; link: string }>(
+      testDb.ownerUrl,
+      `SELECT kind, params, link FROM notifications WHERE recipient_id = $1 AND kind = 'review.received'`,
+      [org.doctorA.id],
+    );
+    expect(notices).toEqual([
+      { kind: 'review.received', params: { rating: review.rating, authorInitial: expect.any(String), subject: 'DOCTOR' }, link: `/doctors/${org.doctorA.id}` },
+    ]);
 
     const cleared = dataOf<MyReview>(await rateDoctor(patient, org.doctorA.id, form({ rating: '3', removeImages: 'true' })));
     expect(cleared.images).toEqual([]);

@@ -29,6 +29,7 @@ import {
 import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
 import * as doctors from '../doctors/store.js';
+import { notify } from '../notifications/notify.js';
 import { assertProfileWritable, requireProfile } from '../followers/profile.js';
 import type { ReceivedFile } from '../org/logo.js';
 import * as store from './store.js';
@@ -247,6 +248,16 @@ export async function writeReview(
       });
       const row = await store.findReview(tx, written.id);
       if (row === undefined) throw new AppError('review.notFound');
+      // The doctor learns of a new review (not of each edit), by the author's initial only.
+      if (written.isNew)
+        await notify(tx, auth.tenantId, {
+          recipients: [subject.doctorId],
+          kind: 'review.received',
+          params: { rating: row.rating, authorInitial: row.author_initial, subject: row.appointment_id === null ? 'DOCTOR' : 'APPOINTMENT' },
+          link: `/doctors/${subject.doctorId}`,
+          senderId: null,
+          at: now,
+        });
       return toMyReview(row, await store.imagesOf(tx, [written.id]));
     });
     await removeFiles(environment, replaced);
