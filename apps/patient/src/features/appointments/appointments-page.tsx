@@ -2,8 +2,7 @@ import type { MyAppointment } from '@rpm/contracts';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { errorMessage } from '../../ui/error-message';
-import { Alert } from '../../ui/kit';
+import { PagedList } from '../../ui/paged-list';
 import { appointmentsQuery, type AppointmentsWhen } from './appointments-api';
 import { StateBadge, WhenText } from './parts';
 
@@ -37,8 +36,6 @@ export function AppointmentsPage() {
   const [params, setParams] = useSearchParams();
   const when: AppointmentsWhen = params.get('when') === 'past' ? 'past' : 'upcoming';
   const list = useInfiniteQuery(appointmentsQuery(when));
-  const items = list.data?.pages.flatMap((page) => page.items) ?? [];
-  const total = list.data?.pages[0]?.total ?? 0;
   return (
     <div className="appointments-page">
       <h1>{t('list.title')}</h1>
@@ -60,47 +57,13 @@ export function AppointmentsPage() {
         ))}
       </div>
       <section className="card" aria-label={t(`list.${when}`)} aria-busy={list.isFetching}>
-        {list.isPending ? <p role="status">{t('loading')}</p> : null}
-        {list.isError ? (
-          <div className="appointments-error">
-            <Alert>{errorMessage(list.error)}</Alert>
-            <button
-              type="button"
-              onClick={() => {
-                void list.refetch();
-              }}
-            >
-              {t('retry')}
-            </button>
-          </div>
-        ) : null}
-        {list.isSuccess && items.length === 0 ? (
-          <p className="appointments-empty" role="status">
-            {t(`list.empty.${when}`)}
-          </p>
-        ) : null}
-        {items.length > 0 && total > items.length ? (
-          <p className="hint" role="status">
-            {t('list.count', { shown: items.length, total })}
-          </p>
-        ) : null}
-        {items.length > 0 ? (
-          <ul className="appointment-list">
-            {items.map((appointment) => (
-              <AppointmentItem key={appointment.id} appointment={appointment} />
-            ))}
-          </ul>
-        ) : null}
-        {list.hasNextPage ? (
-          <button
-            type="button"
-            className="load-more"
-            disabled={list.isFetchingNextPage}
-            onClick={() => void list.fetchNextPage()}
-          >
-            {list.isFetchingNextPage ? t('loading') : t('list.more')}
-          </button>
-        ) : null}
+        <PagedList
+          list={list}
+          empty={t(`list.empty.${when}`)}
+          listClassName="appointment-list"
+          itemKey={(appointment) => appointment.id}
+          renderItem={(appointment) => <AppointmentItem appointment={appointment} />}
+        />
       </section>
     </div>
   );

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorMessage } from '../../ui/error-message';
 import { Alert } from '../../ui/kit';
+import { PagedList } from '../../ui/paged-list';
 import { StarPicker } from '../reviews/review-form';
 import { myTicketsQuery, rateTicket, TICKETS_KEY } from './tickets-api';
 
@@ -140,8 +141,6 @@ function TicketItem({ ticket }: { ticket: MyTicket }) {
 export function TicketsPage() {
   const { t } = useTranslation('appProfiles');
   const list = useInfiniteQuery(myTicketsQuery());
-  const items = list.data?.pages.flatMap((page) => page.items) ?? [];
-  const total = list.data?.pages[0]?.total ?? 0;
   return (
     <div className="tickets-page">
       <p>
@@ -150,47 +149,13 @@ export function TicketsPage() {
       <h1>{t('tickets.title')}</h1>
       <p className="hint">{t('tickets.intro')}</p>
       <section aria-label={t('tickets.title')} aria-busy={list.isFetching}>
-        {list.isPending ? <p role="status">{t('feedback.loading')}</p> : null}
-        {list.isError ? (
-          <div>
-            <Alert>{errorMessage(list.error)}</Alert>
-            <button
-              type="button"
-              onClick={() => {
-                void list.refetch();
-              }}
-            >
-              {t('tickets.retry')}
-            </button>
-          </div>
-        ) : null}
-        {list.isSuccess && items.length === 0 ? (
-          <p className="card" role="status">
-            {t('tickets.empty')}
-          </p>
-        ) : null}
-        {items.length > 0 && total > items.length ? (
-          <p className="hint" role="status">
-            {t('tickets.count', { shown: items.length, total })}
-          </p>
-        ) : null}
-        {items.length > 0 ? (
-          <ul className="ticket-list">
-            {items.map((ticket) => (
-              <TicketItem key={ticket.id} ticket={ticket} />
-            ))}
-          </ul>
-        ) : null}
-        {list.hasNextPage ? (
-          <button
-            type="button"
-            className="load-more"
-            disabled={list.isFetchingNextPage}
-            onClick={() => void list.fetchNextPage()}
-          >
-            {list.isFetchingNextPage ? t('feedback.loading') : t('tickets.more')}
-          </button>
-        ) : null}
+        <PagedList
+          list={list}
+          empty={t('tickets.empty')}
+          listClassName="ticket-list"
+          itemKey={(ticket) => ticket.id}
+          renderItem={(ticket) => <TicketItem ticket={ticket} />}
+        />
       </section>
     </div>
   );
