@@ -61,6 +61,7 @@ import { carePlanRoutes } from './modules/care-plan/routes.js';
 import { doctorMeRoutes } from './modules/doctors/me-routes.js';
 import { feedbackAccountRoutes, feedbackMeRoutes } from './modules/feedback/routes.js';
 import { reviewAccountRoutes, reviewMeRoutes } from './modules/reviews/routes.js';
+import { packageAccountRoutes, packageMeRoutes } from './modules/packages/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -97,6 +98,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     subUserAccountRoutes,
     feedbackAccountRoutes,
     reviewAccountRoutes,
+    packageAccountRoutes,
   ],
   '/manage': [manageTenantRoutes, manageAccountRoutes, orgManageRoutes, staffManageRoutes, trialRequestManageRoutes, announcementManageRoutes],
   '/health': [
@@ -115,6 +117,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     myAppointmentRoutes,
     feedbackMeRoutes,
     reviewMeRoutes,
+    packageMeRoutes,
   ],
   '/notification': [notificationRoutes, pushRoutes, announcementReadRoutes],
   '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes, notificationCollectorRoutes, gatewayCallbackRoutes],

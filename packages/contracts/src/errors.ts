@@ -334,6 +334,23 @@ export const ERROR_STATUS = {
   'announcement.notFound': 404,
   /** A published or canceled announcement is never edited or canceled again. */
   'announcement.notEditable': 409,
+  'package.notFound': 404,
+  /** Spec §5, §8: "Package ID is existed". */
+  'package.codeExists': 409,
+  'package.nameExists': 409,
+  /** A disabled package takes no new subscriptions. */
+  'package.disabled': 409,
+  /** The default (ZERO) package stays enabled and free: it is what cancelling returns to. */
+  'package.defaultLocked': 409,
+  /** The package's currency cannot change once someone subscribed (prices and orders would disagree). */
+  'package.currencyLocked': 409,
+  /** Spec §6: paid packages work only with a connected wearable. */
+  'package.wearableRequired': 409,
+  /** Spec §6, §8: a paid feature or a limit past the package's: upgrade needed. */
+  'package.upgradeRequired': 403,
+  /** Spec §8: "Package change or cancel failed" (nothing current to change or cancel). */
+  'subscription.changeFailed': 409,
+  'subscription.notFound': 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

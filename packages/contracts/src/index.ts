@@ -46,3 +46,4 @@ export * from './message-gateways.js';
 export * from './feedback.js';
 export * from './reviews.js';
 export * from './announcements.js';
+export * from './packages.js';

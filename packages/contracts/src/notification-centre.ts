@@ -49,6 +49,9 @@ export const NOTIFICATION_KINDS = {
   'feedback.replied': 'MESSAGE',
   /** To the doctor rated: params rating, authorInitial, subject (DOCTOR|APPOINTMENT). */
   'review.received': 'MESSAGE',
+  /** To the patient: params packageName, endsAt. */
+  'subscription.expiring': 'MESSAGE',
+  'subscription.expired': 'MESSAGE',
   /** params: announcementId, title (as its author wrote it). */
   'announcement.published': 'ANNOUNCEMENT',
   message: 'MESSAGE',

@@ -18,7 +18,8 @@ export const PERMISSION_GROUPS = {
   staff: ['view', 'create', 'update', 'disable'],
   /** scope and center: managing the scope hierarchy and health centers of a tenant. */
   tenant: ['view', 'create', 'update', 'request', 'scope', 'center'],
-  transaction: ['view', 'export'],
+  /** manage: service packages, add-ons and activation codes (tenant admins). */
+  transaction: ['view', 'export', 'manage'],
   /** feedback: work through the feedback people send (customer care, admins): list, status, reply. */
   user: ['view', 'create', 'update', 'delete', 'import', 'assign', 'feedback'],
   permission: ['view', 'update'],

@@ -32,6 +32,7 @@ export * from './schema-send-quota.js';
 export * from './schema-care-plan.js';
 export * from './schema-schedules.js';
 export * from './schema-notifications.js';
+export * from './schema-packages.js';
 
 // Control plane: reached only through the system store.
 

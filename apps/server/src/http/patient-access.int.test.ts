@@ -205,6 +205,17 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     );
     return id;
   };
+  // The tenant's free default package (a subscription to it needs no wearable and writes no row).
+  const defaultPackage = async (tenantId: string) => {
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO service_packages (tenant_id, id, code, kind, name, plan, price_minor, currency, duration_months, is_default, created_at, updated_at)
+         VALUES ($1, gen_random_uuid(), 'ZERO', 'PACKAGE', 'Zero', 'ZERO', 0, 'VND', -1, true, now(), now()) ON CONFLICT DO NOTHING`,
+      [tenantId],
+    );
+    const [row] = await asOwner<{ id: string }>(testDb.ownerUrl, 'SELECT id FROM service_packages WHERE tenant_id = $1 AND is_default', [tenantId]);
+    return row?.id ?? '';
+  };
 
   const HEART_RATE_MARK = 71.375;
   /** The day of each fixture's one dose (the dose lists are asked for that day). */
@@ -482,6 +493,10 @@ it('decides every patient-scoped route and /ws for every role and relation exact
         payload: method === 'PUT' ? { model: 'V19', serialNumber: `S${suffix()}`, macAddress: randomBytes(6).toString('hex').toUpperCase() } : undefined,
       }),
     },
+    {
+      pattern: /^\/account\/patients\/:id\/subscriptions?$/,
+      target: async (f, url, method) => ({ url: url.replace(':id', f.patientId), payload: method === 'POST' ? { packageId: await defaultPackage(f.facts.tenantId) } : undefined }),
+    },
     // The patient is named in the body.
     { pattern: /^\/account\/tickets$/, target: (f, url) => ({ url, payload: { patientId: f.patientId, type: 'SUPPORT', title: 'Call back' } }) },
     {
@@ -497,6 +512,7 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     /^\/manage\//, // tenants, scopes, centers, staff, trial requests: the organisation, not patients
     /^\/account\/schedules\b/, // doctors' working hours: staff, not patients
     /^\/account\/(role|roles|admin|user|doctor|doctors|centers|scopes|levels|imports|requests|care-requests|doctor-requests)\b/,
+    /^\/account\/packages\b/, // the tenant's offer of packages and add-ons: no patient
     /^\/account\/(sadmin|smadmin)\/(mhsc|system-admin)\b/, // health centers, scopes and platform staff
     // Feedback about the product: the sender's own (by session) or customer care's (user.feedback,
     // the centers it sees); no health data of a patient (modules/feedback/feedback.int.test.ts).
@@ -661,11 +677,13 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     { pattern: /^\/health\/me\/records$/, data: 'private', mark: (f) => f.ids.recordId ?? '' },
     { pattern: /^\/health\/me\/appointments$/, data: 'private', mark: (f) => f.ids.appointmentId ?? '' },
     { pattern: /^\/health\/me\/reviews$/, data: 'private' },
+    // What the patient pays for is its own business: a follower reads nothing of it.
+    { pattern: /^\/health\/me\/subscription$/, data: 'private' },
     // Tickets are the patient's own business: a follower's list is empty.
     { pattern: /^\/health\/me\/tickets$/, data: 'private', mark: (f) => f.ids.ticketId ?? '' },
     { pattern: /^\/health\/me\/(latest|dashboard|data|weight|alerts\/waiting|notifications|requests)$/ },
   ];
-  const ACCOUNT_READS = /^\/health\/me\/(invitations|following|sub-users|profiles|doctors|feedback)$/;
+  const ACCOUNT_READS = /^\/health\/me\/(invitations|following|sub-users|profiles|doctors|feedback|packages)$/;
   const selfReads = app.apiRoutes.filter((route) => route.method === 'GET' && route.url.startsWith('/health/me/') && !route.url.includes(':'));
   expect(selfReads.filter((route) => !ACCOUNT_READS.test(route.url) && !SELF_READS.some((entry) => entry.pattern.test(route.url))).map((route) => route.url)).toEqual([]);
   const patientCaller = callers.find((caller) => caller.subject.kind === 'patient');

@@ -62,6 +62,7 @@ const EXEMPT: Record<string, string> = {
   'GET /health/me/doctors/:doctorId/slots': 'a doctor’s working slots, free or taken; no patient is named',
   'GET /health/me/feedback': 'the account’s own feedback about the product and the replies to it; no health data',
   'GET /health/me/feedback/:id/images/:imageId': 'an image the account itself attached to its feedback',
+  'GET /health/me/packages': 'the tenant’s offer of packages and add-ons; no patient',
   'GET /health/me/doctors/:id/reviews': 'a doctor’s reviews as patients see them: the author’s initial only, no patient is named',
 };
 
@@ -104,6 +105,7 @@ const CALLER_OF: Record<string, string> = {
   '/health/me/appointments': 'patient@demo.example',
   '/health/me/reviews': 'patient@demo.example',
   '/health/me/tickets': 'patient@demo.example',
+  '/health/me/subscription': 'patient@demo.example',
   '/health/me/appointments/:id': 'patient@demo.example',
   '/health/me/appointments/:id/video': 'patient@demo.example',
   // The video room is its two parties' only.

@@ -9,5 +9,6 @@ import '../vitals/local-rollups-job.js';
 import '../care-plan/intake-job.js';
 import '../schedules/appointment-reminders.js';
 import '../announcements/publish-job.js';
+import '../packages/jobs.js';
 
 export {};

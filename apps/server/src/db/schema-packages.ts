@@ -1,0 +1,59 @@
+/** Service packages, add-ons and subscriptions (migration 0054). Mirrors the SQL; schema.int.test.ts checks drift. */
+import { bigint, boolean, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { timestamps } from './schema-columns.js';
+
+export const servicePackages = pgTable(
+  'service_packages',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    code: text().notNull(),
+    kind: text().notNull(),
+    name: text().notNull(),
+    level: text(),
+    plan: text(),
+    priceMinor: bigint('price_minor', { mode: 'number' }).notNull(),
+    currency: text().notNull(),
+    durationMonths: integer('duration_months').notNull(),
+    useLimit: integer('use_limit').notNull().default(-1),
+    storageCount: integer('storage_count').notNull().default(-1),
+    followerLimit: integer('follower_limit').notNull().default(-1),
+    subUserLimit: integer('sub_user_limit').notNull().default(-1),
+    userFeatures: text('user_features').array().notNull().default([]),
+    relativeFeatures: text('relative_features').array().notNull().default([]),
+    icon: text().notNull().default(''),
+    description: text().notNull().default(''),
+    isDefault: boolean('is_default').notNull().default(false),
+    enabled: boolean().notNull().default(true),
+    createdBy: uuid('created_by'),
+    createdAt: timestamps('created_at').notNull(),
+    updatedBy: uuid('updated_by'),
+    updatedAt: timestamps('updated_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+export type ServicePackageRow = typeof servicePackages.$inferSelect;
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    patientId: uuid('patient_id').notNull(),
+    packageId: uuid('package_id').notNull(),
+    kind: text().notNull(),
+    status: text().notNull(),
+    source: text().notNull(),
+    startsAt: timestamps('starts_at').notNull(),
+    endsAt: timestamps('ends_at'),
+    nextExtendAt: timestamps('next_extend_at'),
+    remainingTurns: integer('remaining_turns'),
+    receiptId: text('receipt_id'),
+    endedAt: timestamps('ended_at'),
+    createdBy: uuid('created_by'),
+    createdAt: timestamps('created_at').notNull(),
+    updatedAt: timestamps('updated_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+export type SubscriptionRow = typeof subscriptions.$inferSelect;

@@ -1,0 +1,190 @@
+import {
+  packageInputSchema,
+  packageListQuerySchema,
+  packageStateSchema,
+  pageOf,
+  patientSubscriptionsSchema,
+  servicePackageSchema,
+  subscribeSchema,
+  successEnvelope,
+} from '@rpm/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requireAuth } from '../../http/access.js';
+import { auditContextOf } from '../../http/audit-context.js';
+import { ok } from '../../http/envelope.js';
+import { createPackage, listPackages, setPackageEnabled, updatePackage, type PackageEnvironment } from './catalogue.js';
+import {
+  cancelMySubscription,
+  cancelPatientSubscription,
+  listOffer,
+  readMySubscription,
+  readPatientSubscriptions,
+  subscribePatient,
+} from './service.js';
+
+const idParams = z.object({ id: z.uuid() });
+const RULES =
+  'Package ID: letters, digits, - and _ (package.codeExists, "Package ID is existed"); a unique name (package.nameExists); price in integer minor units of the currency (VND none, USD and CAD cents); durationMonths 1..120 or -1 unlimited; limits -1 unlimited; a paid package gives at least one feature; the ZERO plan is the free default package. Audited';
+
+function environmentFactory(app: Parameters<FastifyPluginAsyncZod>[0]) {
+  return (request: FastifyRequest): PackageEnvironment => ({
+    database: app.database,
+    clock: app.clock,
+    auth: requireAuth(request),
+    audit: auditContextOf(request),
+  });
+}
+
+/** Package management (spec §2) and a patient's package, under /account. */
+export const packageAccountRoutes: FastifyPluginAsyncZod = async (app) => {
+  const environmentOf = environmentFactory(app);
+  const tags = ['packages'];
+  const packageResponse = { 200: successEnvelope(servicePackageSchema) };
+  const subscriptionsResponse = { 200: successEnvelope(patientSubscriptionsSchema) };
+
+  app.get(
+    '/packages',
+    {
+      config: { access: 'transaction.view' },
+      schema: {
+        tags,
+        summary:
+          'Packages and add-on services of the tenant, paged, searchable (name, id, description), filterable by kind and enabled, sortable (sortField price|name|code|created), each with its current subscribers',
+        querystring: packageListQuerySchema,
+        response: { 200: successEnvelope(pageOf(servicePackageSchema)) },
+      },
+    },
+    async (request) => ok(await listPackages(environmentOf(request), request.query)),
+  );
+
+  app.post(
+    '/packages',
+    {
+      config: { access: 'transaction.manage' },
+      schema: { tags, summary: 'Create a package or add-on service', description: RULES, body: packageInputSchema, response: packageResponse },
+    },
+    async (request) => ok(await createPackage(environmentOf(request), request.body)),
+  );
+
+  app.put(
+    '/packages/:id',
+    {
+      config: { access: 'transaction.manage' },
+      schema: {
+        tags,
+        summary:
+          'Edit a package or add-on (a new price applies to new subscriptions; the currency stays once someone subscribed: package.currencyLocked; the kind never changes)',
+        description: RULES,
+        params: idParams,
+        body: packageInputSchema,
+        response: packageResponse,
+      },
+    },
+    async (request) => ok(await updatePackage(environmentOf(request), request.params.id, request.body)),
+  );
+
+  app.put(
+    '/packages/:id/state',
+    {
+      config: { access: 'transaction.manage' },
+      schema: {
+        tags,
+        summary:
+          'Disable (no new subscriptions; current ones run to their end) or enable again. The default package stays enabled (package.defaultLocked). Audited',
+        params: idParams,
+        body: packageStateSchema,
+        response: packageResponse,
+      },
+    },
+    async (request) => ok(await setPackageEnabled(environmentOf(request), request.params.id, request.body.enabled)),
+  );
+
+  app.get(
+    '/patients/:id/subscriptions',
+    {
+      config: { access: 'user.view' },
+      schema: {
+        tags,
+        summary: 'A patient’s package now (features, limits, add-ons, wearable) and its subscriptions, newest first. Audited (SUBSCRIPTIONS_VIEWED)',
+        params: idParams,
+        response: subscriptionsResponse,
+      },
+    },
+    async (request) => ok(await readPatientSubscriptions(environmentOf(request), request.params.id)),
+  );
+
+  app.post(
+    '/patients/:id/subscription',
+    {
+      config: { access: 'transaction.manage' },
+      schema: {
+        tags,
+        summary:
+          'Put the patient on a package or add-on (paid at the center; receiptId names the receipt): a package replaces the current one (change of package; to the same package: subscription.changeFailed), the default package ends it. package.disabled, package.wearableRequired for a paid package without a bound wearable. Audited',
+        params: idParams,
+        body: subscribeSchema,
+        response: subscriptionsResponse,
+      },
+    },
+    async (request) => ok(await subscribePatient(environmentOf(request), request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/patients/:id/subscription',
+    {
+      config: { access: 'transaction.manage' },
+      schema: {
+        tags,
+        summary: 'Cancel the patient’s package: back to the default package at once (on it already: nothing changes). Audited',
+        params: idParams,
+        response: subscriptionsResponse,
+      },
+    },
+    async (request) => ok(await cancelPatientSubscription(environmentOf(request), request.params.id)),
+  );
+};
+
+/** The patient app's subscriptions under /health/me. */
+export const packageMeRoutes: FastifyPluginAsyncZod = async (app) => {
+  const environmentOf = environmentFactory(app);
+  const tags = ['patient app'];
+  const subscriptionsResponse = { 200: successEnvelope(patientSubscriptionsSchema) };
+
+  app.get(
+    '/me/packages',
+    {
+      config: { access: 'health.view' },
+      schema: { tags, summary: 'The enabled packages and add-ons the patient may choose, packages by price first', response: { 200: successEnvelope(z.array(servicePackageSchema)) } },
+    },
+    async (request) => ok(await listOffer(environmentOf(request))),
+  );
+
+  app.get(
+    '/me/subscription',
+    {
+      config: { access: 'health.view' },
+      schema: {
+        tags,
+        summary:
+          'The profile’s package now (own record or a sub-user held; a followed patient’s: profile.readOnly) and its subscriptions. Audited (SUBSCRIPTIONS_VIEWED)',
+        response: subscriptionsResponse,
+      },
+    },
+    async (request) => ok(await readMySubscription(environmentOf(request))),
+  );
+
+  app.post(
+    '/me/subscription/cancel',
+    {
+      config: { access: 'health.view' },
+      schema: {
+        tags,
+        summary: 'Cancel the profile’s package: back to the default package at once (on it already: nothing changes). Audited',
+        response: subscriptionsResponse,
+      },
+    },
+    async (request) => ok(await cancelMySubscription(environmentOf(request))),
+  );
+};
