@@ -17,6 +17,7 @@ import { recordAudit, type AuditContext } from '../audit/store.js';
 import { sendPatientMessage } from '../alerts/delivery.js';
 import { fieldError } from '../alerts/environment.js';
 import type { AlertPatient } from '../alerts/patient-context.js';
+import { packageLimit } from '../packages/subscriptions.js';
 import { publishEvent } from '../realtime/publish.js';
 import {
   countActiveContacts,
@@ -75,9 +76,16 @@ export async function publishFollowerChanged(
   });
 }
 
+/**
+ * The product's limit of each type (5), lowered by the patient's package for caring followers and
+ * coaches (package.upgradeRequired past the package's). Emergency contacts are never limited by a
+ * package: an SOS must reach someone (docs/decisions.md).
+ */
 async function checkLimit(tx: TenantTransaction, patientId: string, contactType: ContactType, exceptId?: string) {
-  if ((await countActiveContacts(tx, patientId, contactType, exceptId)) >= CONTACT_LIMITS[contactType])
-    throw fieldError('careTeam.limitReached', 'body.contactType');
+  const productLimit = CONTACT_LIMITS[contactType];
+  const limit = contactType === 'EMERGENCY' ? productLimit : await packageLimit(tx, patientId, 'followerLimit', productLimit);
+  if ((await countActiveContacts(tx, patientId, contactType, exceptId)) >= limit)
+    throw fieldError(limit < productLimit ? 'package.upgradeRequired' : 'careTeam.limitReached', 'body.contactType');
 }
 
 async function checkPhone(tx: TenantTransaction, patientId: string, phone: string, exceptId?: string) {

@@ -19,6 +19,7 @@ import { AppError } from '../../http/app-error.js';
 import { DAY, type Clock } from '../../lib/clock.js';
 import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
+import { packageLimit } from '../packages/subscriptions.js';
 import { allocatePatientCodes } from '../patients/store.js';
 
 export interface SubUserEnvironment {
@@ -123,7 +124,9 @@ export function createSubUser(environment: SubUserEnvironment, input: SubUserInp
       .for('update');
     if (holder === undefined) throw new AppError('health.noPatientProfile');
     const [held] = await tx.select({ total: count() }).from(patients).where(heldBy(auth.userId));
-    if ((held?.total ?? 0) >= SUB_USER_LIMIT) throw new AppError('subUser.limitReached');
+    // The package may allow fewer (package.upgradeRequired past its limit), never more.
+    const limit = await packageLimit(tx, holder.id, 'subUserLimit', SUB_USER_LIMIT);
+    if ((held?.total ?? 0) >= limit) throw new AppError(limit < SUB_USER_LIMIT ? 'package.upgradeRequired' : 'subUser.limitReached');
     const [patientCode] = await allocatePatientCodes(tx, auth.tenantId, 1);
     if (patientCode === undefined) throw new Error('no patient code allocated');
     const now = clock.now();

@@ -6,6 +6,7 @@ import { createTestApp } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
 import { DAY, ManualClock } from '../../lib/clock.js';
 import { alertOrganisation, call, logInAs, type AlertOrganisation } from '../alerts/test-support.js';
+import { dataOf } from '../doctors/test-support.js';
 import { runLifecycleStep } from './subscriptions.js';
 
 let testDb: TestDatabase;
@@ -44,7 +45,6 @@ afterAll(async () => {
   await testDb.drop();
 });
 
-const dataOf = <T>(response: { json: () => unknown }) => (response.json() as { data: T }).data;
 const codeOf = (response: { json: () => unknown }) => (response.json() as { code?: string }).code;
 
 async function create(body: Record<string, unknown>): Promise<ServicePackage> {
@@ -61,8 +61,8 @@ describe('packages and subscriptions', () => {
       packagesEnabled: false,
       package: null,
       followerLimit: -1,
-      features: expect.arrayContaining(['VIDEO_CONSULTATION', 'PHOTO_ENTRY']),
     });
+    expect(dataOf<PatientSubscriptionsView>(response).entitlements.features).toEqual(expect.arrayContaining(['VIDEO_CONSULTATION', 'PHOTO_ENTRY']));
   });
 
   it('keeps package ids and names unique and checks the rules of the form', async () => {
@@ -201,6 +201,25 @@ describe('packages and subscriptions', () => {
       [org.patientUser.id],
     );
     expect(notices.map((notice) => notice.kind)).toEqual(['subscription.expiring', 'subscription.expired']);
+  });
+
+  it('lowers the follower and sub-user limits to the package’s, never for emergency contacts', async () => {
+    // On Zero: one caring follower (the organisation gave it one), no sub-user.
+    const caring = await call(app, patient, 'POST', '/health/me/followers', { contactType: 'CARING', name: 'Hoa', phone: '0902000009', relationship: 'FRIEND', favourite: false });
+    expect([caring.statusCode, codeOf(caring)]).toEqual([403, 'package.upgradeRequired']);
+    const emergency = await call(app, patient, 'POST', '/health/me/followers', { contactType: 'EMERGENCY', name: 'Binh', phone: '0902000010', relationship: 'SON', favourite: false });
+    expect(emergency.statusCode, emergency.body).toBe(200);
+    const subUser = { firstName: 'Minh', lastName: 'Nguyen', birthday: '2015-04-02', relation: 'CHILD', smoking: false };
+    const refused = await call(app, patient, 'POST', '/health/me/sub-users', subUser);
+    expect([refused.statusCode, codeOf(refused)]).toEqual([403, 'package.upgradeRequired']);
+
+    // On Basic (5 followers, 3 sub-users) both are allowed.
+    const { items } = dataOf<{ items: ServicePackage[] }>(await call(app, admin, 'GET', '/account/packages?search=BASIC12'));
+    expect((await call(app, admin, 'POST', `/account/patients/${org.patientA.id}/subscription`, { packageId: items[0]?.id })).statusCode).toBe(200);
+    const caringAgain = await call(app, patient, 'POST', '/health/me/followers', { contactType: 'CARING', name: 'Hoa', phone: '0902000009', relationship: 'FRIEND', favourite: false });
+    expect(caringAgain.statusCode, caringAgain.body).toBe(200);
+    const added = await call(app, patient, 'POST', '/health/me/sub-users', subUser);
+    expect(added.statusCode, added.body).toBe(200);
   });
 
   it('hides a patient of another center and another tenant’s packages', async () => {

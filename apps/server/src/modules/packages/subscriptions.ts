@@ -30,7 +30,10 @@ export const EXPIRING_TASK = 'packages.subscriptionExpiring';
 export const EXPIRED_TASK = 'packages.subscriptionExpired';
 const jobKeys = (id: string) => ({ expiring: `subscription:${id}:expiring`, expired: `subscription:${id}:expired` });
 
-type Joined = { subscription: SubscriptionRow; package: ServicePackageRow };
+interface Joined {
+  subscription: SubscriptionRow;
+  package: ServicePackageRow;
+}
 
 const packageRef = (row: ServicePackageRow) => ({
   id: row.id,
