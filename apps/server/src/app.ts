@@ -61,7 +61,7 @@ import { carePlanRoutes } from './modules/care-plan/routes.js';
 import { doctorMeRoutes } from './modules/doctors/me-routes.js';
 import { feedbackAccountRoutes, feedbackMeRoutes } from './modules/feedback/routes.js';
 import { reviewAccountRoutes, reviewMeRoutes } from './modules/reviews/routes.js';
-import { packageAccountRoutes, packageMeRoutes } from './modules/packages/routes.js';
+import { codePackageAccountRoutes, packageAccountRoutes, packageMeRoutes } from './modules/packages/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -99,6 +99,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     feedbackAccountRoutes,
     reviewAccountRoutes,
     packageAccountRoutes,
+    codePackageAccountRoutes,
   ],
   '/manage': [manageTenantRoutes, manageAccountRoutes, orgManageRoutes, staffManageRoutes, trialRequestManageRoutes, announcementManageRoutes],
   '/health': [

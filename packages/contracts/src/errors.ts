@@ -351,6 +351,16 @@ export const ERROR_STATUS = {
   /** Spec §8: "Package change or cancel failed" (nothing current to change or cancel). */
   'subscription.changeFailed': 409,
   'subscription.notFound': 404,
+  'codePackage.notFound': 404,
+  /** The series prefix is another batch's. */
+  'codePackage.prefixExists': 409,
+  /** Spec §8: "Scratch card code or security code incorrect" (unknown series or wrong code). */
+  'activationCode.wrong': 400,
+  /** Not paid for by its organisation yet, locked, or outside its dates. */
+  'activationCode.unavailable': 409,
+  'activationCode.used': 409,
+  /** CODE_ATTEMPTS_PER_DAY wrong codes within a day. */
+  'activationCode.tooManyAttempts': 429,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -210,3 +210,84 @@ export function withTax(priceMinor: number, taxBasisPoints: number): { taxMinor:
   const taxMinor = Math.floor((priceMinor * taxBasisPoints + 5_000) / 10_000);
   return { taxMinor, totalMinor: priceMinor + taxMinor };
 }
+
+// Activation-code packages ------------------------------------------------------------------------
+
+export const CODE_PACKAGE_TYPES = ['PACKAGE', 'ADDON'] as const;
+export const CODE_STATES = ['NOT_PAID', 'PAID', 'USED', 'LOCKED'] as const;
+export type CodeState = (typeof CODE_STATES)[number];
+/** The secret's alphabet: no 0/O, 1/I/L, 2/Z, 5/S, 8/B look-alikes. */
+export const CODE_ALPHABET = '34679ACDEFGHJKMNPQRTUVWXY';
+export const CODE_LENGTH = 12;
+/** Wrong codes an account may enter in a day before it must wait (spec §8 wrong-code messages). */
+export const CODE_ATTEMPTS_PER_DAY = 5;
+export const CODE_PACKAGE_MAX_CODES = 10_000;
+
+const isoDate = z.iso.date();
+/** Spec §5: every field of a code package is required; the end date after the start date. */
+export const codePackageInputSchema = z
+  .object({
+    name: safeName(120),
+    type: z.enum(CODE_PACKAGE_TYPES),
+    prefix: z.string().trim().toUpperCase().regex(/^[A-Z0-9]{2,8}$/, { error: '2 to 8 letters or digits' }),
+    totalCodes: z.number().int().min(1).max(CODE_PACKAGE_MAX_CODES),
+    availableFrom: isoDate,
+    expiresOn: isoDate,
+    purpose: safeName(500),
+    benefit: safeName(500),
+    packageId: z.uuid(),
+    recipientOrganization: safeName(200),
+  })
+  .refine((value) => value.expiresOn > value.availableFrom, { error: 'the end date must be after the start date', path: ['expiresOn'] });
+export type CodePackageInput = z.infer<typeof codePackageInputSchema>;
+
+export const codePackageSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  type: z.enum(CODE_PACKAGE_TYPES),
+  prefix: z.string(),
+  totalCodes: z.number().int(),
+  availableFrom: z.iso.date(),
+  expiresOn: z.iso.date(),
+  purpose: z.string(),
+  benefit: z.string(),
+  package: packageRefSchema,
+  recipientOrganization: z.string(),
+  counts: z.object({ NOT_PAID: z.number().int(), PAID: z.number().int(), USED: z.number().int(), LOCKED: z.number().int() }),
+  createdAt: z.iso.datetime(),
+});
+export type CodePackage = z.infer<typeof codePackageSchema>;
+
+export const codePackageListQuerySchema = pageQuerySchema.extend({
+  search: z.string().trim().max(100).optional(),
+  sortField: z.enum(['created', 'name', 'expires']).default('created'),
+  sortType: z.enum(['asc', 'desc']).default('desc'),
+});
+export type CodePackageListQuery = z.infer<typeof codePackageListQuerySchema>;
+
+export const activationCodeSchema = z.object({
+  id: z.uuid(),
+  series: z.string(),
+  state: z.enum(CODE_STATES),
+  purchasedAt: z.iso.datetime().nullable(),
+  activatedAt: z.iso.datetime().nullable(),
+  /** The account that entered the code. */
+  activatedBy: z.object({ id: z.uuid(), fullName: z.string() }).nullable(),
+});
+export type ActivationCode = z.infer<typeof activationCodeSchema>;
+
+export const activationCodeListQuerySchema = pageQuerySchema.extend({
+  search: z.string().trim().max(32).optional(),
+  state: z.enum(CODE_STATES).optional(),
+});
+export type ActivationCodeListQuery = z.infer<typeof activationCodeListQuerySchema>;
+
+/** Marks a batch's unpaid codes paid (the organisation paid), or locks / unlocks one code. */
+export const codeStateChangeSchema = z.object({ action: z.enum(['markPaid', 'lock', 'unlock']) });
+
+/** The patient app's scratch-card entry: the series printed on the card and the scratched code. */
+export const redeemCodeSchema = z.object({
+  series: z.string().trim().toUpperCase().max(32),
+  code: z.string().trim().toUpperCase().max(32),
+});
+export type RedeemCode = z.infer<typeof redeemCodeSchema>;

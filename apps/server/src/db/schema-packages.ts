@@ -1,5 +1,5 @@
 /** Service packages, add-ons and subscriptions (migration 0054). Mirrors the SQL; schema.int.test.ts checks drift. */
-import { bigint, boolean, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, date, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { timestamps } from './schema-columns.js';
 
 export const servicePackages = pgTable(
@@ -57,3 +57,57 @@ export const subscriptions = pgTable(
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+export const codePackages = pgTable(
+  'code_packages',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    name: text().notNull(),
+    type: text().notNull(),
+    prefix: text().notNull(),
+    totalCodes: integer('total_codes').notNull(),
+    availableFrom: date('available_from', { mode: 'string' }).notNull(),
+    expiresOn: date('expires_on', { mode: 'string' }).notNull(),
+    purpose: text().notNull(),
+    benefit: text().notNull(),
+    packageId: uuid('package_id').notNull(),
+    recipientOrganization: text('recipient_organization').notNull(),
+    createdBy: uuid('created_by'),
+    createdAt: timestamps('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+export type CodePackageRow = typeof codePackages.$inferSelect;
+
+export const activationCodes = pgTable(
+  'activation_codes',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    codePackageId: uuid('code_package_id').notNull(),
+    series: text().notNull(),
+    codeHash: text('code_hash').notNull(),
+    state: text().notNull().default('NOT_PAID'),
+    lockedFrom: text('locked_from'),
+    purchasedAt: timestamps('purchased_at'),
+    activatedAt: timestamps('activated_at'),
+    activatedFor: uuid('activated_for'),
+    activatedBy: uuid('activated_by'),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+export type ActivationCodeRow = typeof activationCodes.$inferSelect;
+
+export const activationAttempts = pgTable(
+  'activation_attempts',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: uuid().notNull(),
+    userId: uuid('user_id').notNull(),
+    series: text().notNull(),
+    succeeded: boolean().notNull(),
+    attemptedAt: timestamps('attempted_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);

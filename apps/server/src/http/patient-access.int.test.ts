@@ -513,6 +513,9 @@ it('decides every patient-scoped route and /ws for every role and relation exact
     /^\/account\/schedules\b/, // doctors' working hours: staff, not patients
     /^\/account\/(role|roles|admin|user|doctor|doctors|centers|scopes|levels|imports|requests|care-requests|doctor-requests)\b/,
     /^\/account\/packages\b/, // the tenant's offer of packages and add-ons: no patient
+    // Scratch-card batches and their codes (transaction.view / manage: whole-tenant admins and
+    // customer care); a used code names its account, and the list is audited as a read of it.
+    /^\/account\/(code-packages|activation-codes)\b/,
     /^\/account\/(sadmin|smadmin)\/(mhsc|system-admin)\b/, // health centers, scopes and platform staff
     // Feedback about the product: the sender's own (by session) or customer care's (user.feedback,
     // the centers it sees); no health data of a patient (modules/feedback/feedback.int.test.ts).

@@ -144,9 +144,13 @@ describe('packages and subscriptions', () => {
     const [stored] = await asOwner<{ package_code: string }>(testDb.ownerUrl, 'SELECT package_code FROM patients WHERE id = $1', [org.patientA.id]);
     expect(stored?.package_code).toBe('BASIC12');
 
-    // A change to the same package is refused; a change of package replaces the current one.
-    const same = await call(app, admin, 'POST', url, { packageId: basic.id });
-    expect([same.statusCode, codeOf(same)]).toEqual([409, 'subscription.changeFailed']);
+    // The same package again extends it from its end; a change of package replaces the current one.
+    const same = await call(app, admin, 'POST', url, { packageId: basic.id, receiptId: 'R-0002' });
+    expect(dataOf<PatientSubscriptionsView>(same).entitlements.subscription).toMatchObject({
+      id: view.entitlements.subscription?.id,
+      endsAt: '2028-01-10T03:00:00.000Z',
+      receiptId: 'R-0002',
+    });
     const changed = dataOf<PatientSubscriptionsView>(await call(app, admin, 'POST', url, { packageId: gold.id }));
     expect(changed.entitlements.package?.code).toBe('GOLD24');
     expect(changed.history.map((entry) => [entry.package.code, entry.status])).toEqual([
@@ -167,7 +171,7 @@ describe('packages and subscriptions', () => {
       `SELECT action FROM audit_log WHERE target_id = $1 AND action LIKE 'SUBSCRIPTION_%' AND action <> 'SUBSCRIPTIONS_VIEWED' ORDER BY occurred_at, id`,
       [org.patientA.id],
     );
-    expect(audits.map((row) => row.action)).toEqual(['SUBSCRIPTION_STARTED', 'SUBSCRIPTION_CHANGED', 'SUBSCRIPTION_CANCELED']);
+    expect(audits.map((row) => row.action)).toEqual(['SUBSCRIPTION_STARTED', 'SUBSCRIPTION_EXTENDED', 'SUBSCRIPTION_CHANGED', 'SUBSCRIPTION_CANCELED']);
 
     // The app lists the enabled offer, the default first.
     const offer = dataOf<ServicePackage[]>(await call(app, patient, 'GET', '/health/me/packages'));

@@ -200,7 +200,8 @@ export interface StartSubscription {
  * Subscribes the patient to a package or an add-on, in the caller's transaction (a paid order's,
  * a redeemed code's or staff's). The package must be enabled (package.disabled); a paid one needs
  * a bound wearable (package.wearableRequired). A package replaces the current one (REPLACED: a
- * change of package), the default package simply ends it (back to ZERO). The end is now plus the
+ * change of package) or, when it is the same package, extends it; the default package simply ends
+ * it (back to ZERO). The end is now plus the
  * package's months (none when unlimited), its turns its use limit; the lifecycle jobs are
  * scheduled with the row. Audited.
  */
@@ -212,8 +213,8 @@ export async function startSubscription(tx: TenantTransaction, input: StartSubsc
   // One change at a time per patient: the record is the lock.
   await tx.select({ id: patients.id }).from(patients).where(eq(patients.id, input.patientId)).limit(1).for('update');
   const current = (await currentSubscriptions(tx, input.patientId)).find((entry) => entry.subscription.kind === 'PACKAGE');
-  // A change to the package the patient is on already is refused (renewing is an order's extension).
-  if (offer.kind === 'PACKAGE' && current?.package.id === offer.id) throw new AppError('subscription.changeFailed');
+  // The package the patient is on already: the subscription is extended from its end.
+  if (offer.kind === 'PACKAGE' && current?.package.id === offer.id) return extendSubscription(tx, input, current);
   // The default package while on it already: nothing changes.
   if (offer.isDefault && current === undefined) return null;
   if (offer.kind === 'PACKAGE' && current !== undefined) await endSubscription(tx, current.subscription, 'REPLACED', input.now);
@@ -265,6 +266,34 @@ export async function startSubscription(tx: TenantTransaction, input: StartSubsc
       receiptId: row.receiptId,
       endsAt: endsAt?.toISOString() ?? null,
     },
+    at: input.now,
+  });
+  return toSubscription({ subscription: row, package: offer });
+}
+
+/**
+ * Extends the current subscription of a package by the package's months from its end (not from
+ * today: a renewal before the end loses nothing), adds the package's turns, makes it ACTIVE again
+ * and moves its lifecycle jobs. An unlimited subscription has nothing to extend. Audited.
+ */
+async function extendSubscription(tx: TenantTransaction, input: StartSubscription, current: Joined): Promise<Subscription> {
+  const { subscription, package: offer } = current;
+  if (subscription.endsAt === null || offer.durationMonths === UNLIMITED) return toSubscription(current);
+  const endsAt = addMonths(subscription.endsAt, offer.durationMonths);
+  const turns = subscription.remainingTurns === null || offer.useLimit === UNLIMITED ? null : subscription.remainingTurns + offer.useLimit;
+  const [row] = await tx
+    .update(subscriptions)
+    .set({ endsAt, nextExtendAt: endsAt, status: 'ACTIVE', remainingTurns: turns, receiptId: input.receiptId ?? subscription.receiptId, updatedAt: input.now })
+    .where(eq(subscriptions.id, subscription.id))
+    .returning();
+  if (row === undefined) throw new AppError('subscription.notFound');
+  await stopLifecycle(tx, row.id);
+  await scheduleLifecycle(tx, input.tenantId, row, input.now);
+  await recordAudit(tx, input.tenantId, input.audit, {
+    action: 'SUBSCRIPTION_EXTENDED',
+    targetType: 'patient',
+    targetId: input.patientId,
+    details: { subscriptionId: row.id, code: offer.code, source: input.source, receiptId: row.receiptId, from: subscription.endsAt.toISOString(), to: endsAt.toISOString() },
     at: input.now,
   });
   return toSubscription({ subscription: row, package: offer });
