@@ -1,4 +1,5 @@
 import { gatewayCallbackRoutes } from './modules/messaging/gateways/routes.js';
+import { paymentCallbackRoutes, paymentConfigRoutes } from './modules/payments/routes.js';
 import { announcementManageRoutes, announcementReadRoutes } from './modules/announcements/routes.js';
 import { notificationCollectorRoutes, notificationRoutes, pushRoutes } from './modules/notifications/routes.js';
 import { existsSync } from 'node:fs';
@@ -76,7 +77,7 @@ declare module 'fastify' {
  * A new domain adds its plugin here; unknown paths under a prefix answer the 404 envelope.
  */
 const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]> = {
-  '/auth': [authRoutes, verificationAuthRoutes],
+  '/auth': [authRoutes, verificationAuthRoutes, paymentConfigRoutes],
   '/account': [
     accountTenantRoutes,
     accountRoutes,
@@ -117,7 +118,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     reviewMeRoutes,
   ],
   '/notification': [notificationRoutes, pushRoutes, announcementReadRoutes],
-  '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes, notificationCollectorRoutes, gatewayCallbackRoutes],
+  '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes, notificationCollectorRoutes, gatewayCallbackRoutes, paymentCallbackRoutes],
 };
 
 /** Where the server serves the patient app (apps/patient, built with this base). */
