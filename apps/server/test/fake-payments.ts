@@ -49,7 +49,7 @@ export function fakeVnpayHash(secret: string, params: Record<string, string>): s
   return createHmac('sha512', secret).update(data).digest('hex');
 }
 
-const pipeHash = (secret: string, values: unknown[]) => createHmac('sha512', secret).update(values.map((value) => (value === undefined || value === null ? '' : String(value))).join('|')).digest('hex');
+const pipeHash = (secret: string, values: (string | undefined)[]) => createHmac('sha512', secret).update(values.map((value) => value ?? '').join('|')).digest('hex');
 
 export interface FakeVnpay {
   url: string;
@@ -82,20 +82,29 @@ export async function startFakeVnpay(terminal: { tmnCode: string; hashSecret: st
       if (request.method === 'POST' && url.pathname === '/merchant_webapi/api/transaction') {
         const query = JSON.parse(body) as Record<string, string>;
         queries.push(query);
-        const answer = (fields: Record<string, unknown>) => {
-          const full: Record<string, unknown> = { vnp_ResponseId: randomBytes(8).toString('hex'), vnp_Command: 'querydr', vnp_TmnCode: terminal.tmnCode, ...fields };
+        const answer = (fields: Record<string, string | undefined>) => {
+          const full: Record<string, string | undefined> = { vnp_ResponseId: randomBytes(8).toString('hex'), vnp_Command: 'querydr', vnp_TmnCode: terminal.tmnCode, ...fields };
           full.vnp_SecureHash = pipeHash(terminal.hashSecret, [
             full.vnp_ResponseId, full.vnp_Command, full.vnp_ResponseCode, full.vnp_Message, full.vnp_TmnCode, full.vnp_TxnRef, full.vnp_Amount, full.vnp_BankCode,
             full.vnp_PayDate, full.vnp_TransactionNo, full.vnp_TransactionType, full.vnp_TransactionStatus, full.vnp_OrderInfo, full.vnp_PromotionCode, full.vnp_PromotionAmount,
           ]);
           response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(full));
         };
-        if (query.vnp_TmnCode !== terminal.tmnCode) return answer({ vnp_ResponseCode: '02', vnp_Message: 'Invalid TmnCode' });
+        if (query.vnp_TmnCode !== terminal.tmnCode) {
+          answer({ vnp_ResponseCode: '02', vnp_Message: 'Invalid TmnCode' });
+          return;
+        }
         const expected = pipeHash(terminal.hashSecret, [query.vnp_RequestId, query.vnp_Version, query.vnp_Command, query.vnp_TmnCode, query.vnp_TxnRef, query.vnp_TransactionDate, query.vnp_CreateDate, query.vnp_IpAddr, query.vnp_OrderInfo]);
-        if (query.vnp_SecureHash !== expected) return answer({ vnp_ResponseCode: '97', vnp_Message: 'Invalid Checksum' });
+        if (query.vnp_SecureHash !== expected) {
+          answer({ vnp_ResponseCode: '97', vnp_Message: 'Invalid Checksum' });
+          return;
+        }
         const payment = payments.get(query.vnp_TxnRef ?? '');
-        if (payment === undefined) return answer({ vnp_ResponseCode: '91', vnp_Message: 'Not found transaction' });
-        return answer({
+        if (payment === undefined) {
+          answer({ vnp_ResponseCode: '91', vnp_Message: 'Not found transaction' });
+          return;
+        }
+        answer({
           vnp_ResponseCode: '00',
           vnp_Message: 'QueryDR Success',
           vnp_TxnRef: payment.vnp_TxnRef,

@@ -140,7 +140,7 @@ export function createStripeProvider(keys: StripeKeys, apiUrl: string): PaymentP
     },
 
     async queryPayment(query: PaymentQuery): Promise<VerifiedCallback> {
-      if (query.providerReference === null || !query.providerReference.startsWith('cs_')) throw new PaymentUnavailableError('no Checkout Session to ask Stripe about');
+      if (!query.providerReference?.startsWith('cs_')) throw new PaymentUnavailableError('no Checkout Session to ask Stripe about');
       try {
         const session = await stripe.checkout.sessions.retrieve(query.providerReference);
         const isPaid = session.payment_status === 'paid';
@@ -161,7 +161,7 @@ export function createStripeProvider(keys: StripeKeys, apiUrl: string): PaymentP
     },
 
     async refund(refund: RefundRequest): Promise<RefundResult> {
-      if (refund.providerReference === null || !refund.providerReference.startsWith('pi_')) throw new PaymentUnavailableError('no PaymentIntent to refund');
+      if (!refund.providerReference?.startsWith('pi_')) throw new PaymentUnavailableError('no PaymentIntent to refund');
       try {
         const made = await stripe.refunds.create({ payment_intent: refund.providerReference, amount: refund.amountMinor }, { idempotencyKey: `refund-${refund.orderId}` });
         return { refunded: made.status === 'succeeded' || made.status === 'pending', providerReference: made.id };

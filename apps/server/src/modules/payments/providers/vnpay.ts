@@ -166,11 +166,19 @@ export const QUERY_RESPONSE_FIELDS = [
   'vnp_PromotionAmount',
 ] as const;
 
-export const pipeSigned = (hashSecret: string, fields: readonly string[], values: Record<string, unknown>) =>
-  hmacHex(hashSecret, fields.map((field) => (values[field] === undefined || values[field] === null ? '' : String(values[field]))).join('|'));
+export const pipeSigned = (hashSecret: string, fields: readonly string[], values: Record<string, string | number | undefined>) =>
+  hmacHex(hashSecret, fields.map((field) => (values[field] === undefined ? '' : String(values[field]))).join('|'));
+
+/** A JSON answer's text and number fields, as text (VNPay sends codes and amounts either way). */
+function textFields(answer: unknown): Record<string, string> {
+  if (typeof answer !== 'object' || answer === null) return {};
+  return Object.fromEntries(
+    Object.entries(answer).flatMap(([name, value]) => (typeof value === 'string' ? [[name, value]] : typeof value === 'number' ? [[name, String(value)]] : [])),
+  );
+}
 
 export function createVnpayProvider(keys: VnpayKeys, endpoints: { paymentUrl: string; apiUrl: string }): PaymentProvider {
-  async function queryDr(query: { orderId: string; createdAt: Date; ipAddress: string; now: Date }): Promise<Record<string, unknown>> {
+  async function queryDr(query: { orderId: string; createdAt: Date; ipAddress: string; now: Date }): Promise<Record<string, string>> {
     const body: Record<string, string> = {
       vnp_RequestId: randomBytes(16).toString('hex'),
       vnp_Version: VNPAY_VERSION,
@@ -195,9 +203,9 @@ export function createVnpayProvider(keys: VnpayKeys, endpoints: { paymentUrl: st
       throw new PaymentUnavailableError('VNPay could not be reached', { cause: error });
     }
     if (!response.ok) throw new PaymentUnavailableError(`VNPay answered HTTP ${response.status}`);
-    const answer = (await response.json().catch(() => undefined)) as Record<string, unknown> | undefined;
-    if (answer === undefined || typeof answer !== 'object') throw new PaymentUnavailableError('VNPay answered something that is not JSON');
-    return answer;
+    const answer: unknown = await response.json().catch(() => undefined);
+    if (typeof answer !== 'object' || answer === null) throw new PaymentUnavailableError('VNPay answered something that is not JSON');
+    return textFields(answer);
   }
 
   return {
@@ -249,23 +257,23 @@ export function createVnpayProvider(keys: VnpayKeys, endpoints: { paymentUrl: st
 
     async queryPayment(query: PaymentQuery): Promise<VerifiedCallback> {
       const answer = await queryDr({ ...query, now: new Date() });
-      const responseCode = String(answer.vnp_ResponseCode ?? '');
+      const responseCode = answer.vnp_ResponseCode ?? '';
       if (responseCode === '97' || responseCode === '02') throw new PaymentKeyError(`VNPay refused the keys (code ${responseCode})`);
-      if (!sameHex(pipeSigned(keys.hashSecret, QUERY_RESPONSE_FIELDS, answer), typeof answer.vnp_SecureHash === 'string' ? answer.vnp_SecureHash : undefined)) {
+      if (!sameHex(pipeSigned(keys.hashSecret, QUERY_RESPONSE_FIELDS, answer), answer.vnp_SecureHash)) {
         throw new PaymentSignatureError('querydr answer with an invalid signature');
       }
       if (responseCode !== '00') throw new PaymentUnavailableError(`VNPay querydr answered code ${responseCode}`);
-      const verdict = transactionStatusOf(String(answer.vnp_TransactionStatus ?? ''), String(answer.vnp_ResponseCode ?? ''));
+      const verdict = transactionStatusOf(answer.vnp_TransactionStatus ?? '', responseCode);
       const amount = Number(answer.vnp_Amount);
       const { vnp_SecureHash: _signature, ...raw } = answer;
       return {
-        orderId: typeof answer.vnp_TxnRef === 'string' ? answer.vnp_TxnRef : query.orderId,
+        orderId: answer.vnp_TxnRef ?? query.orderId,
         status: verdict.status,
         result: verdict.result,
-        resultCode: String(answer.vnp_TransactionStatus ?? ''),
+        resultCode: answer.vnp_TransactionStatus ?? '',
         amountMinor: Number.isSafeInteger(amount) && amount % 100 === 0 ? amount / 100 : null,
-        providerReference: answer.vnp_TransactionNo === undefined ? null : String(answer.vnp_TransactionNo),
-        eventKey: `querydr:${String(answer.vnp_ResponseId ?? randomBytes(8).toString('hex'))}`,
+        providerReference: answer.vnp_TransactionNo ?? null,
+        eventKey: `querydr:${answer.vnp_ResponseId ?? randomBytes(8).toString('hex')}`,
         raw,
       };
     },
@@ -274,7 +282,7 @@ export function createVnpayProvider(keys: VnpayKeys, endpoints: { paymentUrl: st
       // A querydr for an order that cannot exist: VNPay answers 91 (not found) to valid keys, 97
       // (checksum) to a wrong secret and 02 to an unknown terminal.
       const answer = await queryDr({ orderId: `KEYCHECK${randomBytes(6).toString('hex')}`, createdAt: new Date(), ipAddress: '127.0.0.1', now: new Date() });
-      const responseCode = String(answer.vnp_ResponseCode ?? '');
+      const responseCode = answer.vnp_ResponseCode ?? '';
       if (responseCode === '91' || responseCode === '00') return;
       if (responseCode === '97' || responseCode === '02') throw new PaymentKeyError(`VNPay refused the keys (code ${responseCode})`);
       throw new PaymentUnavailableError(`VNPay answered code ${responseCode || 'none'}`);
