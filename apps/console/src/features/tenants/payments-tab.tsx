@@ -27,7 +27,7 @@ const STEP_INDEX = { PARTNER: 0, METHOD: 1, TAX: 2, DONE: 3 } as const;
 function PartnerStep({ tenant, information, onSaved }: { tenant: TenantDetail; information: PaymentMethodInformation; onSaved: () => void }) {
   const { t } = useTranslation(['tenants', 'common']);
   const { can } = usePermissions();
-  const form = useFormState({ partnerId: information.partner.partnerId ?? '', apiKey: '' });
+  const form = useFormState({ partnerId: information.partner.partnerId ?? tenant.id, apiKey: '' });
   const issue = useMutation({
     mutationFn: () => issuePartnerKey(tenant.id),
     meta: { errorDisplay: 'inline' },

@@ -267,6 +267,7 @@ describe('sandbox', () => {
     expect(page.body).toContain(started.orderId);
     expect(page.body).toContain('CA$12.50');
     expect(page.headers['content-security-policy']).toContain("form-action 'self' https://shop.example.test");
+    expect(page.headers['referrer-policy']).toBe('same-origin');
 
     const token = path.split('/').at(-1) ?? '';
     const opened = openSandboxToken(Buffer.from('5d'.repeat(32), 'hex'), token, new Date());

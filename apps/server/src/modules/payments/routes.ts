@@ -284,7 +284,13 @@ export const paymentCallbackRoutes: FastifyPluginAsyncZod = async (app) => {
       const found = await sandboxOrder(request.params.token);
       const nonce = randomBytes(16).toString('base64');
       const returnOrigin = found === undefined ? undefined : new URL(found.attempt.returnUrl).origin;
-      reply.header('content-security-policy', sandboxPagePolicy(nonce, returnOrigin)).header('cache-control', 'no-store').type('text/html; charset=utf-8');
+      // same-origin: the form's post then carries this origin (no-referrer would send "Origin: null",
+      // which the cross-site check refuses when the payer also has a console session).
+      reply
+        .header('content-security-policy', sandboxPagePolicy(nonce, returnOrigin))
+        .header('referrer-policy', 'same-origin')
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8');
       return reply.code(found === undefined ? 403 : 200).send(sandboxPage(request.language === 'vi' ? 'vi' : 'en', nonce, found?.attempt));
     },
   );
