@@ -1,4 +1,5 @@
 import { gatewayCallbackRoutes } from './modules/messaging/gateways/routes.js';
+import { paymentCallbackRoutes, paymentConfigRoutes } from './modules/payments/routes.js';
 import { announcementManageRoutes, announcementReadRoutes } from './modules/announcements/routes.js';
 import { notificationCollectorRoutes, notificationRoutes, pushRoutes } from './modules/notifications/routes.js';
 import { existsSync } from 'node:fs';
@@ -77,7 +78,7 @@ declare module 'fastify' {
  * A new domain adds its plugin here; unknown paths under a prefix answer the 404 envelope.
  */
 const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]> = {
-  '/auth': [authRoutes, verificationAuthRoutes],
+  '/auth': [authRoutes, verificationAuthRoutes, paymentConfigRoutes],
   '/account': [
     accountTenantRoutes,
     accountRoutes,
@@ -121,7 +122,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     packageMeRoutes,
   ],
   '/notification': [notificationRoutes, pushRoutes, announcementReadRoutes],
-  '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes, notificationCollectorRoutes, gatewayCallbackRoutes],
+  '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes, notificationCollectorRoutes, gatewayCallbackRoutes, paymentCallbackRoutes],
 };
 
 /** Where the server serves the patient app (apps/patient, built with this base). */
@@ -147,6 +148,8 @@ export async function buildApp({ config, database, clock = systemClock, logger }
       return typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : uuidv7();
     },
     bodyLimit: 1024 * 1024,
+    // Signed tokens ride in some paths (the sandbox payment page's): longer than the default 100.
+    maxParamLength: 512,
     // Per-request lines go out at debug, with a summary a minute at info (http/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
     // request.ip is the X-Forwarded-For client only for requests from a listed proxy (TRUST_PROXY).

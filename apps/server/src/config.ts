@@ -116,6 +116,9 @@ const environmentSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'must be the http(s) address the server is reached at, like https://rpm.example.org' }).optional(),
   TWILIO_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL like https://api.twilio.com' }).default('https://api.twilio.com'),
   ESMS_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL like https://rest.esms.vn' }).default('https://rest.esms.vn'),
+  VNPAY_PAYMENT_URL: z.url({ protocol: /^https?$/, error: 'must be VNPay\'s payment page, like https://sandbox.vnpayment.vn/paymentv2/vpcpay.html' }).default('https://pay.vnpay.vn/vpcpay.html'),
+  VNPAY_API_URL: z.url({ protocol: /^https?$/, error: 'must be VNPay\'s merchant API, like https://sandbox.vnpayment.vn/merchant_webapi/api/transaction' }).default('https://merchant.vnpay.vn/merchant_webapi/api/transaction'),
+  STRIPE_API_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL like https://api.stripe.com' }).default('https://api.stripe.com'),
   OCR_CLOUD_URL: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL like https://vision.googleapis.com' }).default('https://vision.googleapis.com'),
 });
 
@@ -174,6 +177,8 @@ export interface Config {
    * http://localhost:PORT) and the gateways' API origins (tests point them at local servers).
    */
   gateways?: { publicUrl: string; twilioApiUrl: string; esmsApiUrl: string } | undefined;
+  /** Payment providers' addresses: VNPay's payment page and merchant API, Stripe's API origin (tests point them at local servers). */
+  payments?: { vnpayPaymentUrl: string; vnpayApiUrl: string; stripeApiUrl: string } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -245,6 +250,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       publicUrl: (values.PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/+$/, ''),
       twilioApiUrl: values.TWILIO_API_URL.replace(/\/+$/, ''),
       esmsApiUrl: values.ESMS_API_URL.replace(/\/+$/, ''),
+    },
+    payments: {
+      vnpayPaymentUrl: values.VNPAY_PAYMENT_URL,
+      vnpayApiUrl: values.VNPAY_API_URL,
+      stripeApiUrl: values.STRIPE_API_URL.replace(/\/+$/, ''),
     },
     ice: { stunUrls: values.STUN_URLS, turnUrls: values.TURN_URLS, turnSecret: values.TURN_SECRET },
     webPush: {

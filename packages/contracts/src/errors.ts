@@ -361,6 +361,22 @@ export const ERROR_STATUS = {
   'activationCode.used': 409,
   /** CODE_ATTEMPTS_PER_DAY wrong codes within a day. */
   'activationCode.tooManyAttempts': 429,
+  /** Partner verification refused: the partner id is not this tenant's or the API key is not the one issued to it. */
+  'payment.partnerVerifyFailed': 400,
+  /** A wizard step out of order: the provider keys before partner verification, the tax before the keys, a payment before both. */
+  'payment.methodNotFinalized': 409,
+  /** The provider refused the keys (or the account they open is not the one named). */
+  'payment.providerKeyInvalid': 400,
+  /** The provider could not be reached to check the keys: try again. */
+  'payment.providerUnavailable': 502,
+  /** The provider does not take this currency (VNPay: VND only). */
+  'payment.currencyUnsupported': 400,
+  /** A callback address that names no tenant's payment provider of this kind. */
+  'payment.unknownCallback': 404,
+  /** A callback or sandbox completion whose signature does not match. */
+  'payment.signatureInvalid': 403,
+  /** Not a payment of this tenant. */
+  'payment.notFound': 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -43,6 +43,7 @@ export * from './appointments.js';
 export * from './schedule-report.js';
 export * from './notification-centre.js';
 export * from './message-gateways.js';
+export * from './payments.js';
 export * from './feedback.js';
 export * from './reviews.js';
 export * from './announcements.js';

@@ -12,6 +12,8 @@ import enOrg from '../locales/en/org.json' with { type: 'json' };
 import viOrg from '../locales/vi/org.json' with { type: 'json' };
 import enTenants from '../locales/en/tenants.json' with { type: 'json' };
 import viTenants from '../locales/vi/tenants.json' with { type: 'json' };
+import enPayments from '../locales/en/payments.json' with { type: 'json' };
+import viPayments from '../locales/vi/payments.json' with { type: 'json' };
 import enPatients from '../locales/en/patients.json' with { type: 'json' };
 import viPatients from '../locales/vi/patients.json' with { type: 'json' };
 import enDoctors from '../locales/en/doctors.json' with { type: 'json' };
@@ -68,7 +70,7 @@ export * from './languages.js';
  * identity screens, `errors` the API's messages, `account` the account page's tabs (activity with
  * the audit actions' labels, password, preferences, deactivation, FAQ, legal), `legal` the privacy
  * policy and terms, `roles` the roles page with the permissions' labels, `tenants` the platform's
- * tenant and trial-request screens, `org` the scope, health-center, staff and level screens; `patients` (patients and the
+ * tenant and trial-request screens, `payments` the payment providers' result messages and the sandbox payment page, `org` the scope, health-center, staff and level screens; `patients` (patients and the
  * dashboard), `doctors` (doctors, care teams, requests), `devices` (devices and their histories)
  * and `imports` (bulk imports and exports) the patients-and-devices screens; `health` the patient's
  * health tabs (charts, ECG, sleep, thresholds); `realtime` the live layer (connection state, SOS popup); `monitoring` the SOS call list, patient in
@@ -89,6 +91,7 @@ export const resources = {
     legal: enLegal,
     roles: enRoles,
     tenants: enTenants,
+    payments: enPayments,
     org: enOrg,
     patients: enPatients,
     doctors: enDoctors,
@@ -120,6 +123,7 @@ export const resources = {
     legal: viLegal,
     roles: viRoles,
     tenants: viTenants,
+    payments: viPayments,
     org: viOrg,
     patients: viPatients,
     doctors: viDoctors,

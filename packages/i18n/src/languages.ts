@@ -26,6 +26,7 @@ export const NAMESPACES = [
   'account',
   'legal',
   'roles',
+  'payments',
   'tenants',
   'org',
   'patients',

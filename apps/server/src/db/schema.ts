@@ -29,6 +29,7 @@ export * from './schema-vitals.js';
 export * from './schema-alerts.js';
 export * from './schema-app-alerts.js';
 export * from './schema-send-quota.js';
+export * from './schema-payments.js';
 export * from './schema-care-plan.js';
 export * from './schema-schedules.js';
 export * from './schema-notifications.js';
@@ -294,6 +295,23 @@ export const tenantMessageGateways = pgTable(
   (table) => [primaryKey({ columns: [table.tenantId, table.channel] })],
 );
 export type TenantMessageGatewayRow = typeof tenantMessageGateways.$inferSelect;
+
+/** Migration 0056: a tenant's payment configuration, provider keys sealed (modules/payments). */
+export const tenantPaymentConfigs = pgTable('tenant_payment_configs', {
+  tenantId: uuid('tenant_id').primaryKey(),
+  partnerStatus: text('partner_status').notNull().$type<'VERIFIED' | 'NOT_VERIFIED'>().default('NOT_VERIFIED'),
+  partnerId: text('partner_id'),
+  partnerVerifiedAt: timestamps('partner_verified_at'),
+  method: text().$type<'VNPAY' | 'STRIPE' | 'SANDBOX'>(),
+  credentialsCiphertext: text('credentials_ciphertext').notNull().default(''),
+  publishableKey: text('publishable_key').notNull().default(''),
+  callbackKey: text('callback_key'),
+  methodVerifiedAt: timestamps('method_verified_at'),
+  taxRate: integer('tax_rate'),
+  updatedAt: timestamps('updated_at').notNull(),
+  updatedBy: uuid('updated_by'),
+});
+export type TenantPaymentConfigRow = typeof tenantPaymentConfigs.$inferSelect;
 
 export const tenantConnections = pgTable(
   'tenant_connections',

@@ -6,6 +6,7 @@
  * one account, read by the server only, kept 10 minutes, no health data; it lives in the platform
  * database with the LISTEN channel that names its rows, whatever database the tenant's data is in.
  * `tenant_message_gateways` (0052) is a tenant's SMS and voice gateway settings with sealed
- * credentials, read by the server only, like `tenant_connections`.
+ * credentials, read by the server only, like `tenant_connections`; `tenant_payment_configs` (0056)
+ * likewise holds a tenant's payment partner status, provider and sealed provider keys.
  */
-export const CONTROL_PLANE_TABLES = ['tenants', 'tenant_settings', 'sessions', 'login_throttle', 'tenant_connections', 'tenant_email_templates', 'tenant_requests', 'platform_staff_tenants', 'send_quota_counters', 'schema_migrations', 'call_signals', 'tenant_message_gateways'] as const;
+export const CONTROL_PLANE_TABLES = ['tenants', 'tenant_settings', 'sessions', 'login_throttle', 'tenant_connections', 'tenant_email_templates', 'tenant_requests', 'platform_staff_tenants', 'send_quota_counters', 'schema_migrations', 'call_signals', 'tenant_message_gateways', 'tenant_payment_configs'] as const;

@@ -77,8 +77,9 @@ it('decides every permission-guarded route exactly as the permission catalogue s
 it('has no unguarded route besides the ones meant to be public', () => {
   const publicRoutes = app.apiRoutes.filter((route) => route.access === 'public').map((route) => `${route.method} ${route.url}`);
   // Each public call is one a person makes before they have a session, or an SMS or voice
-  // gateway's report, proven by its signature or its secret address (messaging/gateways).
+  // gateway's report, proven by its signature or its secret address (messaging/gateways), or a
+  // payment provider's callback or the sandbox payment page, proven by signature or signed token (payments).
   for (const route of publicRoutes) {
-    expect(route, route).toMatch(/oauth|otp|refresh-token|register|verif|forgot-password|\/auth\/unlock|\/tenant\/by-(code|host)|tenant-request|\/logo|email-register|^(POST|GET) \/collector\/gateway\/(twilio|esms)\/:key\/(sms|call)$/);
+    expect(route, route).toMatch(/oauth|otp|refresh-token|register|verif|forgot-password|\/auth\/unlock|\/tenant\/by-(code|host)|tenant-request|\/logo|email-register|^(POST|GET) \/collector\/gateway\/(twilio|esms)\/:key\/(sms|call)$|^GET \/collector\/payments\/vnpay\/:key\/(ipn|return)$|^POST \/collector\/payments\/stripe\/:key\/webhook$|^(GET|POST) \/collector\/payments\/sandbox\/:token$/);
   }
 });

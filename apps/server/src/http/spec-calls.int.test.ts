@@ -22,6 +22,13 @@ const NOTIFICATION_CALLS = [
   'POST /collector/notification/send',
 ];
 
+/** Spec §7 "Payment config" (the auth prefix). */
+const PAYMENT_CONFIG_CALLS = [
+  'POST /auth/sadmin/payment-config/verify-partner-auth',
+  'POST /auth/sadmin/payment-config/verify-payment-method',
+  'GET /auth/sadmin/payment-config/partner-verify-status',
+  'GET /auth/sadmin/payment-config/payment-method-information',
+];
 
 let testDb: TestDatabase;
 let app: FastifyInstance;
@@ -38,4 +45,9 @@ afterAll(async () => {
 it('serves every spec §7 notification call at its path', () => {
   const served = new Set(app.apiRoutes.map((route) => `${route.method} ${route.url}`));
   expect(NOTIFICATION_CALLS.filter((call) => !served.has(call))).toEqual([]);
+});
+
+it('serves every spec §7 payment-config call at its path', () => {
+  const served = new Set(app.apiRoutes.map((route) => `${route.method} ${route.url}`));
+  expect(PAYMENT_CONFIG_CALLS.filter((call) => !served.has(call))).toEqual([]);
 });

@@ -10,12 +10,13 @@ import { ConnectionsTab } from './connections-tab';
 import { EmailTemplatesTab } from './email-templates-tab';
 import { GatewaysTab } from './gateways-tab';
 import { InformationTab } from './information-tab';
+import { PaymentsTab } from './payments-tab';
 import { SecurityTab } from './security-tab';
 import { SettingsTab } from './settings-tab';
 import { ConnectionTypeBadge, TenantStatusBadge } from './tenant-badges';
 import { tenantDetailQuery } from './tenants-api';
 
-/** The tabs of a tenant (spec §2: information, branding, settings, security, email template, connections) and its SMS and call gateways. */
+/** The tabs of a tenant (spec §2: information, branding, settings, security, email template, connections) its SMS and call gateways, and its payment configuration. */
 export const TENANT_TABS = [
   'information',
   'branding',
@@ -24,6 +25,7 @@ export const TENANT_TABS = [
   'email',
   'connections',
   'gateways',
+  'payments',
 ] as const;
 export type TenantTab = (typeof TENANT_TABS)[number];
 
@@ -44,6 +46,7 @@ function TenantTabs({ tenant }: { tenant: TenantDetail }) {
     email: <EmailTemplatesTab tenant={tenant} />,
     connections: <ConnectionsTab tenant={tenant} />,
     gateways: <GatewaysTab tenant={tenant} />,
+    payments: <PaymentsTab tenant={tenant} />,
   };
   return (
     // The open tab is in the address (?tab=branding) so it survives a reload and can be linked to.
