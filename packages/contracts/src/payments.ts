@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CURRENCIES, type Currency } from './packages.js';
 
 /**
  * Payments (spec §2 "Payment method setup: partner verification, then payment provider key, then
@@ -11,9 +12,9 @@ export const PAYMENT_METHODS = ['VNPAY', 'STRIPE', 'SANDBOX'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 /** Currencies the product sells in (spec §3 Transaction) and how many decimals their minor unit has. */
-export const PAYMENT_CURRENCIES = ['VND', 'USD', 'CAD'] as const;
-export type PaymentCurrency = (typeof PAYMENT_CURRENCIES)[number];
-export const CURRENCY_DECIMALS: Record<PaymentCurrency, number> = { VND: 0, USD: 2, CAD: 2 };
+/** The currencies payments are taken in: the packages' (packages.ts). */
+export const PAYMENT_CURRENCIES = CURRENCIES;
+export type PaymentCurrency = Currency;
 
 /** Integer minor units (dong, cents), positive, below 2^53. */
 export const amountMinorSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
