@@ -50,6 +50,7 @@ export const NAMESPACES = [
   'schedules',
   'patientContacts',
   'notifications',
+  'packages',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
