@@ -162,6 +162,11 @@ export function packageInputOf(
   if (priceMinor === null) {
     messages.price = { key: `${PROBLEM}.price`, values: { decimals: String(CURRENCY_DECIMALS[values.currency]) } };
   }
+  // The schema's cross-field rules only run once every field is valid: say it at once here.
+  const isPaid = values.price.trim() !== '' && priceMinor !== 0;
+  if (isPaid && values.userFeatures.length + values.relativeFeatures.length === 0) {
+    messages.userFeatures = { key: `${PROBLEM}.features` };
+  }
   if (parsed.success && Object.keys(messages).length === 0) return { input: parsed.data };
   for (const issue of parsed.success ? [] : parsed.error.issues) {
     const path = String(issue.path[0] ?? '');
