@@ -61,7 +61,7 @@ describe('service packages', () => {
     await form.waitFor();
     await form.getByRole('button', { name: 'Create' }).click();
     await expect.poll(() => form.getByText('Use letters, digits, - and _ only (at most 32)').isVisible()).toBe(true);
-    await expect.poll(() => form.getByText('Enter a price of 0 or more with at most 0 decimals').isVisible()).toBe(true);
+    await expect.poll(() => form.getByText('Enter a whole price of 0 or more').isVisible()).toBe(true);
 
     // The free ZERO package: unlimited duration, no features.
     await form.getByRole('textbox', { name: /^Package ID/ }).fill('E2E_ZERO');

@@ -117,6 +117,12 @@ function numberOfLimit(limit: LimitValue): number {
 
 const PROBLEM = 'packages:form.problems';
 
+/** "Enter a price … with at most 2 decimals"; a whole price in a currency without decimals. */
+function priceMessage(currency: Currency) {
+  const decimals = CURRENCY_DECIMALS[currency];
+  return decimals === 0 ? { key: `${PROBLEM}.priceWhole` } : { key: `${PROBLEM}.price`, values: { decimals: String(decimals) } };
+}
+
 /** The message for a contract rule broken by the form's values, in the console's words. */
 function messageFor(issue: z.core.$ZodIssue, values: PackageFormValues) {
   const field = String(issue.path[0] ?? '');
@@ -126,8 +132,7 @@ function messageFor(issue: z.core.$ZodIssue, values: PackageFormValues) {
   if (field === 'level' && issue.code === 'custom') return { key: `${PROBLEM}.addonLevel` };
   if (field === 'plan' && issue.code === 'custom') return { key: `${PROBLEM}.zeroPlan` };
   if (field === 'userFeatures' && issue.code === 'custom') return { key: `${PROBLEM}.features` };
-  if (field === 'priceMinor')
-    return { key: `${PROBLEM}.price`, values: { decimals: String(CURRENCY_DECIMALS[values.currency]) } };
+  if (field === 'priceMinor') return priceMessage(values.currency);
   return messageForIssue(issue);
 }
 
@@ -160,7 +165,7 @@ export function packageInputOf(
   });
   const messages: FieldMessages = {};
   if (priceMinor === null) {
-    messages.price = { key: `${PROBLEM}.price`, values: { decimals: String(CURRENCY_DECIMALS[values.currency]) } };
+    messages.price = priceMessage(values.currency);
   }
   // The schema's cross-field rules only run once every field is valid: say it at once here.
   const isPaid = values.price.trim() !== '' && priceMinor !== 0;
