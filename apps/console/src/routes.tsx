@@ -5,6 +5,7 @@ import { appointmentRoutes } from './features/appointments/appointment-routes';
 import { deviceRoutes } from './features/devices/device-routes';
 import { doctorRoutes } from './features/doctors/doctor-routes';
 import { reviewRoutes } from './features/reviews/review-routes';
+import { packageRoutes } from './features/packages/package-routes';
 import { importRoutes } from './features/imports/import-routes';
 import { monitoringRoutes } from './features/monitoring/monitoring-routes';
 import { orgRoutes } from './features/org/org-routes';
@@ -83,6 +84,7 @@ const areaPages: RouteObject[] = [
   ...patientRoutes,
   ...doctorRoutes,
   ...reviewRoutes,
+  ...packageRoutes,
   ...deviceRoutes,
   ...monitoringRoutes,
   ...scheduleRoutes,

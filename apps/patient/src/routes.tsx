@@ -18,6 +18,7 @@ import { SessionEndListener } from './features/session/session-end-listener';
 import { AppShell } from './features/shell/app-shell';
 import { sportRoutes } from './features/sport/routes';
 import { ticketsRoutes } from './features/tickets/routes';
+import { subscriptionRoutes } from './features/subscription/routes';
 import { videoRoutes } from './features/video/routes';
 import { visitorRoutes } from './features/visitor/routes';
 
@@ -44,6 +45,7 @@ const signedIn: RouteObject[] = [
   ...videoRoutes,
   ...feedbackRoutes,
   ...ticketsRoutes,
+  ...subscriptionRoutes,
 ];
 
 export function createAppRouter() {

@@ -58,6 +58,8 @@ import enPatientContacts from '../locales/en/patientContacts.json' with { type: 
 import viPatientContacts from '../locales/vi/patientContacts.json' with { type: 'json' };
 import enNotifications from '../locales/en/notifications.json' with { type: 'json' };
 import viNotifications from '../locales/vi/notifications.json' with { type: 'json' };
+import enPackages from '../locales/en/packages.json' with { type: 'json' };
+import viPackages from '../locales/vi/packages.json' with { type: 'json' };
 
 import type { SupportedLanguage } from './languages.js';
 
@@ -81,7 +83,8 @@ export * from './languages.js';
  * app's prescriptions and today's doses, `appAppointments` the app's appointments (booking, list, detail, cancelling); `schedules` the console's doctor schedules, their approval and calendars; `patientContacts` the console's
  * followers and sub-users of a patient (apart from `patients`, which every area's first screen loads);
  * `notifications` the notification centre of both the console and the app (bell, inbox, mandatory
- * notices, preferences; each kind's text rendered in the reader's language).
+ * notices, preferences; each kind's text rendered in the reader's language); `packages` the console's
+ * service packages and a patient's package.
  */
 export const resources = {
   en: {
@@ -115,6 +118,7 @@ export const resources = {
     schedules: enSchedules,
     patientContacts: enPatientContacts,
     notifications: enNotifications,
+    packages: enPackages,
   },
   vi: {
     common: viCommon,
@@ -147,6 +151,7 @@ export const resources = {
     schedules: viSchedules,
     patientContacts: viPatientContacts,
     notifications: viNotifications,
+    packages: viPackages,
   },
 } as const;
 

@@ -51,6 +51,7 @@ export const NAMESPACES = [
   'schedules',
   'patientContacts',
   'notifications',
+  'packages',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

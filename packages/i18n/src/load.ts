@@ -60,6 +60,7 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     schedules: () => import('../locales/en/schedules.json', { with: { type: 'json' } }),
     patientContacts: () => import('../locales/en/patientContacts.json', { with: { type: 'json' } }),
     notifications: () => import('../locales/en/notifications.json', { with: { type: 'json' } }),
+    packages: () => import('../locales/en/packages.json', { with: { type: 'json' } }),
   },
   vi: {
     common: () => import('../locales/vi/common.json', { with: { type: 'json' } }),
@@ -92,6 +93,7 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
     schedules: () => import('../locales/vi/schedules.json', { with: { type: 'json' } }),
     patientContacts: () => import('../locales/vi/patientContacts.json', { with: { type: 'json' } }),
     notifications: () => import('../locales/vi/notifications.json', { with: { type: 'json' } }),
+    packages: () => import('../locales/vi/packages.json', { with: { type: 'json' } }),
   },
 };
 

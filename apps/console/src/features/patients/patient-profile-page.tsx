@@ -24,6 +24,10 @@ import { PatientStatusBadge } from './patient-status-badge';
 const PatientCarePlanTab = lazy(() =>
   import('../care-plan/patient-care-plan-tab').then((module) => ({ default: module.PatientCarePlanTab })),
 );
+/** So is the package tab (its change and cancel dialogs). */
+const PatientPackageTab = lazy(() =>
+  import('../packages/patient-package-tab').then((module) => ({ default: module.PatientPackageTab })),
+);
 /** So is the medical records tab (its form, detail drawer and attachment viewer). */
 const PatientMedicalRecordsTab = lazy(() =>
   import('../medical-records/patient-records-tab').then((module) => ({
@@ -104,7 +108,7 @@ function InfoPanel({ patient }: { patient: PatientDetail }) {
 /** Patient profile (spec §2): info, health, devices, care team, medical records and the status history. */
 export function PatientProfilePage() {
   // The prescriptions tab is named from its own catalogue, fetched with this page's.
-  const { t } = useTranslation(['patients', 'carePlan']);
+  const { t } = useTranslation(['patients', 'carePlan', 'packages']);
   const { patientId = '' } = useParams();
   const patient = useQuery(patientDetailQuery(patientId));
   const [dialog, setDialog] = useState<'status' | 'delete' | 'message' | null>(null);
@@ -207,6 +211,7 @@ export function PatientProfilePage() {
                   <Tabs.Tab value="followers">{t('profile.tabs.followers')}</Tabs.Tab>
                 </Can>
                 {holdsSubUsers ? <Tabs.Tab value="subUsers">{t('profile.tabs.subUsers')}</Tabs.Tab> : null}
+                <Tabs.Tab value="package">{t('packages:patient.tab')}</Tabs.Tab>
                 <Tabs.Tab value="records">{t('records.title')}</Tabs.Tab>
                 <Tabs.Tab value="history">{t('profile.tabs.history')}</Tabs.Tab>
               </Tabs.List>
@@ -239,6 +244,11 @@ export function PatientProfilePage() {
                   <PatientSubUsersTab patientId={patient.data.id} />
                 </Tabs.Panel>
               ) : null}
+              <Tabs.Panel value="package" pt="lg">
+                <Suspense fallback={<LoadingState />}>
+                  <PatientPackageTab patientId={patient.data.id} />
+                </Suspense>
+              </Tabs.Panel>
               <Tabs.Panel value="records" pt="lg">
                 <Suspense fallback={<LoadingState />}>
                   <PatientMedicalRecordsTab patientId={patient.data.id} />

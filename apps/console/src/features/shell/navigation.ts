@@ -4,6 +4,7 @@ import {
   HomeIcon,
   InboxIcon,
   KeyIcon,
+  LayersIcon,
   MonitorIcon,
   PulseIcon,
   ShieldIcon,
@@ -55,7 +56,8 @@ export type NavLabelKey = `nav.${
   | 'scheduleApproval'
   | 'workingCalendar'
   | 'feedback'
-  | 'announcements'}`;
+  | 'announcements'
+  | 'packages'}`;
 
 export const NAV_ITEMS: readonly NavItem[] = [
   { path: '', labelKey: 'nav.home', permission: null, icon: HomeIcon },
@@ -99,6 +101,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: 'health-centers', labelKey: 'nav.healthCenters', permission: 'tenant.center', icon: CenterIcon },
   { path: 'staff', labelKey: 'nav.staff', permission: 'staff.view', icon: UsersIcon },
   { path: 'reviews', labelKey: 'nav.reviews', permission: 'staff.view', icon: StarIcon },
+  { path: 'packages', labelKey: 'nav.packages', permission: 'transaction.view', icon: LayersIcon },
   { path: 'tenants', labelKey: 'nav.tenants', permission: 'tenant.view', icon: BuildingIcon },
   {
     path: 'trial-requests',

@@ -131,6 +131,8 @@ export function HomePage() {
         <Link to="/feedback">{t('appProfiles:feedback.entry')}</Link>
         {' · '}
         <Link to="/tickets">{t('appProfiles:tickets.entry')}</Link>
+        {' · '}
+        <Link to="/subscription">{t('appProfiles:subscription.entry')}</Link>
       </p>
       <button
         type="button"
