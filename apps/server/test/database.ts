@@ -31,8 +31,12 @@ async function adminQuery(sql: string) {
   }
 }
 
-/** A fresh, migrated database of its own for one test file (a copy of the run's template). */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/**
+ * A fresh, migrated database of its own for one test file (a copy of the run's template). The app's
+ * pool holds 5 connections unless `maxConnections` says otherwise (a file sending many requests at
+ * once).
+ */
+export async function createTestDatabase(options: { maxConnections?: number } = {}): Promise<TestDatabase> {
   const name = `rpm_test_${randomBytes(6).toString('hex')}`;
   const template = pg.escapeIdentifier(inject('templateDatabase'));
   for (let attempt = 0; ; attempt++) {
@@ -48,7 +52,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await adminQuery(`GRANT CONNECT ON DATABASE ${pg.escapeIdentifier(name)} TO rpm_app`);
   const ownerUrl = urlOfDatabase(inject('adminUrl'), name);
   const appUrl = deriveAppUrl(ownerUrl, Buffer.from(TEST_SECRETS_KEY_HEX, 'hex'));
-  const database = connectDatabase(appUrl, { maxConnections: 5 });
+  const database = connectDatabase(appUrl, { maxConnections: options.maxConnections ?? 5 });
   return {
     name,
     ownerUrl,
@@ -70,6 +74,22 @@ export async function asOwner<T extends pg.QueryResultRow>(ownerUrl: string, sql
   } finally {
     await client.end();
   }
+}
+
+/** Owner connections kept open, for a file that runs many owner statements (`asOwner` connects for each one). */
+export interface OwnerPool {
+  query<T extends pg.QueryResultRow>(sql: string, values?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export function ownerPool(ownerUrl: string, maxConnections = 4): OwnerPool {
+  const pool = new pg.Pool({ connectionString: ownerUrl, max: maxConnections });
+  // An idle connection ended by the server (the database dropped at the end) is no test's failure.
+  pool.on('error', () => undefined);
+  return {
+    query: async <T extends pg.QueryResultRow>(sql: string, values: unknown[] = []) => (await pool.query<T>(sql, values)).rows,
+    close: () => pool.end(),
+  };
 }
 
 /** The PostgreSQL error under a failed promise (Drizzle wraps the driver's error as `cause`). */

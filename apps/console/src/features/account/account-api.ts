@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { auditEntrySchema, pageOf, profileSchema, type ProfileUpdate } from '@rpm/contracts';
 import { api } from '../../api/client';
+import { listQuery } from '../../api/list-query';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 
 const historyPageSchema = pageOf(auditEntrySchema);
@@ -24,9 +25,10 @@ export const historyQuery = (userId: string, filter: HistoryFilter) =>
   queryOptions({
     queryKey: [SESSION_QUERY_ROOT, userId, 'log-history', filter],
     queryFn: ({ signal }) => {
-      const query = new URLSearchParams({ page: String(filter.page), size: String(filter.size) });
-      if (filter.action) query.set('action', filter.action);
-      return api.get(`/account/log/history?${query.toString()}`, { schema: historyPageSchema, signal });
+      return api.get(`/account/log/history?${listQuery(filter, { action: filter.action })}`, {
+        schema: historyPageSchema,
+        signal,
+      });
     },
     // Keep the current page on screen while the next one loads: the table does not jump.
     placeholderData: keepPreviousData,

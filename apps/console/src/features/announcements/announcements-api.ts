@@ -8,6 +8,7 @@ import {
   type AnnouncementWrite,
 } from '@rpm/contracts';
 import { api } from '../../api/client';
+import { listQuery } from '../../api/list-query';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 
 export const ANNOUNCEMENTS_QUERY_ROOT = [SESSION_QUERY_ROOT, 'announcements'] as const;
@@ -26,15 +27,8 @@ export const announcementListQuery = (filter: AnnouncementFilter) =>
   queryOptions({
     queryKey: [...ANNOUNCEMENTS_QUERY_ROOT, 'list', filter],
     queryFn: ({ signal }) => {
-      const query = new URLSearchParams({
-        page: String(filter.page),
-        size: String(filter.size),
-        sortField: filter.sortField,
-        sortType: filter.sortType,
-      });
-      if (filter.search.trim() !== '') query.set('search', filter.search.trim());
-      if (filter.status !== null) query.set('status', filter.status);
-      return api.get(`/manage/announcements?${query.toString()}`, { schema: announcementPageSchema, signal });
+      const query = listQuery(filter, { status: filter.status });
+      return api.get(`/manage/announcements?${query}`, { schema: announcementPageSchema, signal });
     },
     placeholderData: keepPreviousData,
     meta: { errorDisplay: 'inline' },

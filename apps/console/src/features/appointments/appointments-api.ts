@@ -12,6 +12,7 @@ import {
 } from '@rpm/contracts';
 import { z } from 'zod';
 import { api } from '../../api/client';
+import { listQuery } from '../../api/list-query';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 
 /** Every appointment read (lists, details, slots): one booking, edit or transition refreshes them all. */
@@ -34,16 +35,7 @@ const slotsSchema = z.array(appointmentSlotSchema);
 const enc = encodeURIComponent;
 
 function listQueryString(filter: AppointmentFilter): string {
-  const query = new URLSearchParams({
-    page: String(filter.page),
-    size: String(filter.size),
-    sortType: filter.sortType,
-  });
-  if (filter.search.trim() !== '') query.set('search', filter.search.trim());
-  if (filter.status !== null) query.set('status', filter.status);
-  if (filter.from !== null) query.set('from', filter.from);
-  if (filter.to !== null) query.set('to', filter.to);
-  return query.toString();
+  return listQuery(filter, { status: filter.status, from: filter.from, to: filter.to });
 }
 
 /** The appointments the caller sees (a doctor: its own). */

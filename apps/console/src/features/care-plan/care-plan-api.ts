@@ -13,6 +13,7 @@ import {
 } from '@rpm/contracts';
 import { z } from 'zod';
 import { api } from '../../api/client';
+import { listQuery } from '../../api/list-query';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 
 /** Every care-plan read (prescriptions, their usage, a patient's doses): one write refreshes them all. */
@@ -39,15 +40,7 @@ export const prescriptionListQuery = (patientId: string, filter: PrescriptionFil
   queryOptions({
     queryKey: [...CARE_PLAN_QUERY_ROOT, patientId, 'list', filter],
     queryFn: ({ signal }) => {
-      const query = new URLSearchParams({
-        page: String(filter.page),
-        size: String(filter.size),
-        sortField: filter.sortField,
-        sortType: filter.sortType,
-      });
-      if (filter.search.trim() !== '') query.set('search', filter.search.trim());
-      if (filter.state !== null) query.set('state', filter.state);
-      return api.get(`${prescriptionsPath(patientId)}?${query.toString()}`, {
+      return api.get(`${prescriptionsPath(patientId)}?${listQuery(filter, { state: filter.state })}`, {
         schema: prescriptionPageSchema,
         signal,
       });

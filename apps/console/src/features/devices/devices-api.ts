@@ -15,6 +15,7 @@ import {
 } from '@rpm/contracts';
 import { z } from 'zod';
 import { api } from '../../api/client';
+import { listQuery } from '../../api/list-query';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 
 export const DEVICES_QUERY_ROOT = [SESSION_QUERY_ROOT, 'devices'] as const;
@@ -35,18 +36,12 @@ export interface DeviceFilter {
 
 /** The list's query string, shared by the list and its export. */
 export function deviceQueryString(filter: DeviceFilter): string {
-  const query = new URLSearchParams({
-    page: String(filter.page),
-    size: String(filter.size),
-    sortField: filter.sortField,
-    sortType: filter.sortType,
+  return listQuery(filter, {
+    category: filter.category,
+    status: filter.status,
+    appStatus: filter.appStatus,
+    bound: filter.bound,
   });
-  if (filter.search.trim() !== '') query.set('search', filter.search.trim());
-  if (filter.category !== null) query.set('category', filter.category);
-  if (filter.status !== null) query.set('status', String(filter.status));
-  if (filter.appStatus !== null) query.set('appStatus', filter.appStatus);
-  if (filter.bound !== null) query.set('bound', filter.bound);
-  return query.toString();
 }
 
 export const deviceExportPath = (filter: DeviceFilter) =>

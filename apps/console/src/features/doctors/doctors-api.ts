@@ -18,6 +18,7 @@ import {
   type SpecialtyCode,
 } from '@rpm/contracts';
 import { api } from '../../api/client';
+import { listQuery } from '../../api/list-query';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 
 export const DOCTORS_QUERY_ROOT = [SESSION_QUERY_ROOT, 'doctors'] as const;
@@ -42,18 +43,13 @@ export const doctorListQuery = (filter: DoctorFilter) =>
   queryOptions({
     queryKey: [...DOCTORS_QUERY_ROOT, 'list', filter],
     queryFn: ({ signal }) => {
-      const query = new URLSearchParams({
-        page: String(filter.page),
-        size: String(filter.size),
-        sortField: filter.sortField,
-        sortType: filter.sortType,
+      const query = listQuery(filter, {
+        specialty: filter.specialty,
+        centerId: filter.centerId,
+        kind: filter.kind,
+        licenseState: filter.licenseState,
       });
-      if (filter.search.trim() !== '') query.set('search', filter.search.trim());
-      if (filter.specialty !== null) query.set('specialty', filter.specialty);
-      if (filter.centerId !== null) query.set('centerId', filter.centerId);
-      if (filter.kind !== null) query.set('kind', filter.kind);
-      if (filter.licenseState !== null) query.set('licenseState', filter.licenseState);
-      return api.get(`/account/doctors?${query.toString()}`, { schema: doctorPageSchema, signal });
+      return api.get(`/account/doctors?${query}`, { schema: doctorPageSchema, signal });
     },
     placeholderData: keepPreviousData,
     meta: { errorDisplay: 'inline' },
@@ -87,14 +83,8 @@ export const requestListQuery = (filter: RequestFilter) =>
   queryOptions({
     queryKey: [...DOCTORS_QUERY_ROOT, 'requests', filter],
     queryFn: ({ signal }) => {
-      const query = new URLSearchParams({
-        page: String(filter.page),
-        size: String(filter.size),
-        box: filter.box,
-      });
-      if (filter.status !== null) query.set('status', filter.status);
-      if (filter.kind !== null) query.set('kind', filter.kind);
-      return api.get(`/account/requests?${query.toString()}`, { schema: requestPageSchema, signal });
+      const query = listQuery(filter, { box: filter.box, status: filter.status, kind: filter.kind });
+      return api.get(`/account/requests?${query}`, { schema: requestPageSchema, signal });
     },
     placeholderData: keepPreviousData,
     meta: { errorDisplay: 'inline' },
@@ -242,9 +232,7 @@ export const deactivatedDoctorsQuery = (filter: { page: number; size: number; se
   queryOptions({
     queryKey: [...DOCTORS_QUERY_ROOT, 'deactivated', filter],
     queryFn: ({ signal }) => {
-      const query = new URLSearchParams({ page: String(filter.page), size: String(filter.size) });
-      if (filter.search.trim() !== '') query.set('search', filter.search.trim());
-      return api.get(`/account/admin/deactivated-doctors?${query.toString()}`, {
+      return api.get(`/account/admin/deactivated-doctors?${listQuery(filter)}`, {
         schema: deactivatedPageSchema,
         signal,
       });

@@ -9,6 +9,7 @@ import {
   type FeedbackType,
 } from '@rpm/contracts';
 import { api } from '../../api/client';
+import { listQuery } from '../../api/list-query';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 
 /** Every feedback read: one write refreshes the lists and the detail. */
@@ -37,17 +38,8 @@ export const feedbackListQuery = (filter: FeedbackFilter) =>
   queryOptions({
     queryKey: [...FEEDBACK_QUERY_ROOT, 'list', filter],
     queryFn: ({ signal }) => {
-      const query = new URLSearchParams({
-        page: String(filter.page),
-        size: String(filter.size),
-        sortField: filter.sortField,
-        sortType: filter.sortType,
-      });
-      if (filter.search.trim() !== '') query.set('search', filter.search.trim());
-      if (filter.status !== null) query.set('status', filter.status);
-      if (filter.type !== null) query.set('type', filter.type);
-      if (filter.category !== null) query.set('category', filter.category);
-      return api.get(`/account/feedback?${query.toString()}`, { schema: feedbackPageSchema, signal });
+      const query = listQuery(filter, { status: filter.status, type: filter.type, category: filter.category });
+      return api.get(`/account/feedback?${query}`, { schema: feedbackPageSchema, signal });
     },
     placeholderData: keepPreviousData,
     meta: { errorDisplay: 'inline' },

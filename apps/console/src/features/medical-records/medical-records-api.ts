@@ -9,6 +9,7 @@ import {
 } from '@rpm/contracts';
 import { z } from 'zod';
 import { api } from '../../api/client';
+import { listQuery } from '../../api/list-query';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 import { uploadWithProgress } from '../imports/imports-api';
 
@@ -40,15 +41,7 @@ export const medicalRecordListQuery = (patientId: string, filter: MedicalRecordF
   queryOptions({
     queryKey: [...MEDICAL_RECORDS_QUERY_ROOT, patientId, 'list', filter],
     queryFn: ({ signal }) => {
-      const query = new URLSearchParams({
-        page: String(filter.page),
-        size: String(filter.size),
-        sortField: filter.sortField,
-        sortType: filter.sortType,
-      });
-      if (filter.search.trim() !== '') query.set('search', filter.search.trim());
-      if (filter.type !== null) query.set('type', filter.type);
-      return api.get(`${recordsPath(patientId)}?${query.toString()}`, {
+      return api.get(`${recordsPath(patientId)}?${listQuery(filter, { type: filter.type })}`, {
         schema: medicalRecordPageSchema,
         signal,
       });

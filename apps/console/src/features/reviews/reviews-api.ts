@@ -7,6 +7,7 @@ import {
   type ReviewState,
 } from '@rpm/contracts';
 import { api } from '../../api/client';
+import { listQuery } from '../../api/list-query';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 
 export const REVIEWS_QUERY_ROOT = [SESSION_QUERY_ROOT, 'reviews'] as const;
@@ -30,17 +31,8 @@ export const reviewListQuery = (filter: ReviewFilter) =>
   queryOptions({
     queryKey: [...REVIEWS_QUERY_ROOT, 'list', filter],
     queryFn: ({ signal }) => {
-      const query = new URLSearchParams({
-        page: String(filter.page),
-        size: String(filter.size),
-        sortField: filter.sortField,
-        sortType: filter.sortType,
-      });
-      if (filter.search.trim() !== '') query.set('search', filter.search.trim());
-      if (filter.rating !== null) query.set('rating', String(filter.rating));
-      if (filter.state !== null) query.set('state', filter.state);
-      if (filter.doctorId !== null) query.set('doctorId', filter.doctorId);
-      return api.get(`/account/reviews?${query.toString()}`, { schema: reviewPageSchema, signal });
+      const query = listQuery(filter, { rating: filter.rating, state: filter.state, doctorId: filter.doctorId });
+      return api.get(`/account/reviews?${query}`, { schema: reviewPageSchema, signal });
     },
     placeholderData: keepPreviousData,
     meta: { errorDisplay: 'inline' },

@@ -12,6 +12,7 @@ import {
 } from '@rpm/contracts';
 import { z } from 'zod';
 import { api } from '../../api/client';
+import { listQuery } from '../../api/list-query';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 
 /** Every schedule read (lists, calendars): one request, withdrawal or decision refreshes them all. */
@@ -33,15 +34,7 @@ const occurrencesSchema = z.array(scheduleOccurrenceSchema);
 const enc = encodeURIComponent;
 
 function listQueryString(filter: ScheduleFilter): string {
-  const query = new URLSearchParams({
-    page: String(filter.page),
-    size: String(filter.size),
-    sortField: filter.sortField,
-    sortType: filter.sortType,
-  });
-  if (filter.search.trim() !== '') query.set('search', filter.search.trim());
-  if (filter.status !== null) query.set('status', filter.status);
-  return query.toString();
+  return listQuery(filter, { status: filter.status });
 }
 
 /** The signed-in doctor's own schedules (GET /account/doctor/schedules). */

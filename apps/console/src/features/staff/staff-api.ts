@@ -14,6 +14,7 @@ import {
 } from '@rpm/contracts';
 import { type z } from 'zod';
 import { api } from '../../api/client';
+import { listQuery } from '../../api/list-query';
 import { SESSION_QUERY_ROOT } from '../auth/auth-api';
 import { LEVELS_QUERY_ROOT } from '../levels/levels-api';
 import { ORG_QUERY_ROOT } from '../org/scopes-api';
@@ -60,16 +61,8 @@ export const staffListQuery = (list: StaffList, filter: StaffFilter) =>
   queryOptions({
     queryKey: [...STAFF_QUERY_ROOT, 'list', list, filter],
     queryFn: ({ signal }) => {
-      const query = new URLSearchParams({
-        page: String(filter.page),
-        size: String(filter.size),
-        sortField: filter.sortField,
-        sortType: filter.sortType,
-      });
-      if (filter.search.trim() !== '') query.set('search', filter.search.trim());
-      if (filter.status !== null) query.set('status', filter.status);
-      if (filter.centerId !== null) query.set('centerId', filter.centerId);
-      return api.get(`${STAFF_LIST_PATHS[list]}?${query.toString()}`, { schema: staffPageSchema, signal });
+      const query = listQuery(filter, { status: filter.status, centerId: filter.centerId });
+      return api.get(`${STAFF_LIST_PATHS[list]}?${query}`, { schema: staffPageSchema, signal });
     },
     placeholderData: keepPreviousData,
     meta: { errorDisplay: 'inline' },

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { pageOf, tenantRequestSchema, type TenantRequestStatus } from '@rpm/contracts';
 import { api } from '../../api/client';
+import { listQuery } from '../../api/list-query';
 import { TENANTS_QUERY_ROOT } from './tenants-api';
 
 /** Under the tenants root: approving a request creates a tenant, so both lists refresh together. */
@@ -21,10 +22,10 @@ export const trialRequestListQuery = (filter: TrialRequestFilter) =>
   queryOptions({
     queryKey: [...TRIAL_REQUESTS_QUERY_ROOT, 'list', filter],
     queryFn: ({ signal }) => {
-      const query = new URLSearchParams({ page: String(filter.page), size: String(filter.size) });
-      if (filter.search.trim() !== '') query.set('search', filter.search.trim());
-      if (filter.status) query.set('status', filter.status);
-      return api.get(`${base}?${query.toString()}`, { schema: requestPageSchema, signal });
+      return api.get(`${base}?${listQuery(filter, { status: filter.status })}`, {
+        schema: requestPageSchema,
+        signal,
+      });
     },
     placeholderData: keepPreviousData,
     meta: { errorDisplay: 'inline' },

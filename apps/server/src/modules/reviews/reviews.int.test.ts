@@ -92,7 +92,7 @@ describe('a patient rates a doctor', () => {
       [org.doctorA.id],
     );
     expect(notices).toEqual([
-      { kind: 'review.received', params: { rating: review.rating, authorInitial: expect.any(String), subject: 'DOCTOR' }, link: `/doctors/${org.doctorA.id}` },
+      { kind: 'review.received', params: { rating: review.rating, authorInitial: expect.any(String) as string, subject: 'DOCTOR' }, link: `/doctors/${org.doctorA.id}` },
     ]);
 
     const cleared = dataOf<MyReview>(await rateDoctor(patient, org.doctorA.id, form({ rating: '3', removeImages: 'true' })));
