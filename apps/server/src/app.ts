@@ -149,7 +149,7 @@ export async function buildApp({ config, database, clock = systemClock, logger }
     },
     bodyLimit: 1024 * 1024,
     // Signed tokens ride in some paths (the sandbox payment page's): longer than the default 100.
-    maxParamLength: 512,
+    routerOptions: { maxParamLength: 512 },
     // Per-request lines go out at debug, with a summary a minute at info (http/request-log.ts).
     logController: new LogController({ disableRequestLogging: true }),
     // request.ip is the X-Forwarded-For client only for requests from a listed proxy (TRUST_PROXY).

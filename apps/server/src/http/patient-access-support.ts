@@ -306,8 +306,8 @@ export async function setUpPatientAccess(testDb: TestDatabase, owner: OwnerPool,
          VALUES ($1, gen_random_uuid(), 'ZERO', 'PACKAGE', 'Zero', 'ZERO', 0, 'VND', -1, true, now(), now()) ON CONFLICT DO NOTHING`,
       [tenantId],
     );
-    const result = await owner.query<{ id: string }>('SELECT id FROM service_packages WHERE tenant_id = $1 AND is_default', [tenantId]);
-    return result.rows[0]?.id ?? '';
+    const [row] = await owner.query<{ id: string }>('SELECT id FROM service_packages WHERE tenant_id = $1 AND is_default', [tenantId]);
+    return row?.id ?? '';
   };
 
   let ticketNumber = 900_000;
