@@ -103,13 +103,16 @@ export const AREA_HOME = 'src/features/shell/area-home-page.tsx';
  * The login page went from 211.9 to 213.9 KB, and an area's first screen from 355.0 to 357.2 KB,
  * with feedback, ratings and reviews, announcements and the SMS and voice gateways: each adds lazy
  * routes to the entry's route table (with the chunks they preload) and error codes whose en and vi
- * messages ride in the startup load (17 codes in all). Their budgets moved to 214.5 and 358 KB. What
- * closes the gap: the console keeps in its startup load only the codes it reacts to, and loads the
- * other messages with the page that can meet them (TARGETS).
+ * messages ride in the startup load (17 codes in all). Their budgets moved to 214.5 and 358 KB.
+ * Packages, activation codes and payments then took them to 214.9 and 358.7 KB (32 error codes with
+ * their en and vi messages, the Packages menu entry and its lazy routes, the patient's Package tab
+ * and the tenant's Payments tab in the route tables): budgets 215.5 and 359.5 KB. What closes the
+ * gap: the console keeps in its startup load only the codes it reacts to, and loads the other
+ * messages with the page that can meet them (TARGETS).
  */
 export const BUDGETS = {
-  loginJsKb: 214.5,
-  areaFirstScreenKb: 358,
+  loginJsKb: 215.5,
+  areaFirstScreenKb: 359.5,
   staffPageKb: 475,
 } as const;
 
