@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { closer, listen, readBody } from './local-server.js';
 
 /**
  * Local stand-ins for the SMS and voice gateways, speaking their documented request and answer
@@ -31,23 +31,6 @@ export interface TwilioRequest {
 
 export type FakeTwilio = FakeServer<TwilioRequest>;
 export type FakeEsms = FakeServer<Record<string, unknown>>;
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-const closer = (server: Server) => () =>
-  new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => { resolve(); });
-  });
 
 /** A Twilio API that knows one account (sid and auth token). */
 export async function startFakeTwilio(account: { accountSid: string; authToken: string }): Promise<FakeTwilio> {

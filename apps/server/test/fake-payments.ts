@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { closer, listen, readBody } from './local-server.js';
 
 /**
  * Local stand-ins for the payment providers, speaking their documented formats and signing on
@@ -12,25 +12,6 @@ import type { AddressInfo } from 'node:net';
  * - Stripe: Checkout Sessions (form posts with Bearer auth to /v1/checkout/sessions), the account
  *   (/v1/account), refunds, and webhook events signed with Stripe-Signature (`signedEvent`).
  */
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-const closer = (server: Server) => () =>
-  new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => {
-      resolve();
-    });
-  });
 
 /** application/x-www-form-urlencoded as VNPay's Java sample builds it (URLEncoder: space as +). */
 function formEncode(value: string): string {
