@@ -105,10 +105,10 @@ function ChangePackageDialog({ patientId, currentId, onClose }: { patientId: str
             label={t('patient.package')}
             placeholder={t('patient.packagePlaceholder')}
             data={(offer.data?.items ?? [])
-              .filter((item) => item.id !== currentId)
               .map((item) => ({
                 value: item.id,
-                label: `${item.name} · ${item.code} · ${money(item.priceMinor, item.currency)}`,
+                // The current package again extends it from its end.
+                label: `${item.name} · ${item.code} · ${money(item.priceMinor, item.currency)}${item.id === currentId ? ` · ${t('patient.extendsCurrent')}` : ''}`,
               }))}
             value={packageId}
             onChange={setPackageId}

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
+import { createTenant, createTenantUser } from '../../../test/factories.js';
 import { DAY, ManualClock } from '../../lib/clock.js';
 import { alertOrganisation, call, logInAs, type AlertOrganisation } from '../alerts/test-support.js';
 import { dataOf } from '../doctors/test-support.js';
@@ -230,6 +231,15 @@ describe('packages and subscriptions', () => {
     const otherCenterAdmin = await logInAs(app, org.tenant.code, org.operatorA);
     const response = await call(app, otherCenterAdmin, 'GET', `/account/patients/${org.patientB.id}/subscriptions`);
     expect([response.statusCode, codeOf(response)]).toEqual([404, 'patient.notFound']);
+    // Another tenant's admin finds none of this tenant's packages or patients.
+    const other = await createTenant(testDb.database);
+    const otherAdmin = await logInAs(app, other.code, await createTenantUser(testDb.database, other.id, { role: 'ADMIN' }));
+    const { items } = dataOf<{ items: ServicePackage[] }>(await call(app, admin, 'GET', '/account/packages?search=BASIC12'));
+    const foreignEdit = await call(app, otherAdmin, 'PUT', `/account/packages/${items[0]?.id ?? ''}/state`, { enabled: false });
+    expect([foreignEdit.statusCode, codeOf(foreignEdit)]).toEqual([404, 'package.notFound']);
+    expect(dataOf<{ total: number }>(await call(app, otherAdmin, 'GET', '/account/packages')).total).toBe(0);
+    const foreignPatient = await call(app, otherAdmin, 'POST', `/account/patients/${org.patientA.id}/subscription`, { packageId: items[0]?.id });
+    expect([foreignPatient.statusCode, codeOf(foreignPatient)]).toEqual([404, 'patient.notFound']);
     const staff = await call(app, admin, 'GET', '/health/me/subscription');
     expect([staff.statusCode, codeOf(staff)]).toEqual([404, 'health.noPatientProfile']);
   });
