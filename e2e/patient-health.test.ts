@@ -30,11 +30,17 @@ async function callApi<T>(method: string, path: string, body: unknown, token = '
   return envelope.data;
 }
 
-/** Wednesday and Thursday noon (UTC) of last week: the same calendar days in the patient's zone and the phone's. */
+/** The demo patient's zone (the account default), in which the app and the server cut weeks. */
+const PATIENT_ZONE = 'Asia/Ho_Chi_Minh';
+
+/** Wednesday and Thursday noon (UTC) of the patient's last week: the same calendar days in the patient's zone (UTC+7) and the phone's (UTC). */
 function lastWeek(): { wednesday: number; thursday: number; date: string } {
-  const now = new Date();
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 12);
-  const monday = today - ((now.getUTCDay() + 6) % 7) * DAY - 7 * DAY;
+  const [year, month, day] = new Intl.DateTimeFormat('en-CA', { timeZone: PATIENT_ZONE })
+    .format(new Date())
+    .split('-')
+    .map(Number);
+  const today = Date.UTC(year ?? 0, (month ?? 1) - 1, day ?? 1, 12);
+  const monday = today - ((new Date(today).getUTCDay() + 6) % 7) * DAY - 7 * DAY;
   return {
     wednesday: monday + 2 * DAY,
     thursday: monday + 3 * DAY,

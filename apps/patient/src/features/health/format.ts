@@ -10,10 +10,13 @@ export function unitLabel(t: TFunction, unit: string): string {
   return key === undefined ? unit : t(`health:units.${key}`);
 }
 
-/** Today's calendar date on the phone (YYYY-MM-DD). */
-export function todayOnPhone(now: Date = new Date()): string {
-  const pad = (value: number) => String(value).padStart(2, '0');
-  return `${String(now.getFullYear())}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+/**
+ * Today's calendar date (YYYY-MM-DD) in `timeZone` (the patient's zone, in which the server cuts
+ * days and weeks), or on the phone while that zone is not known yet.
+ */
+export function todayIn(timeZone: string | undefined, now: Date = new Date()): string {
+  // en-CA writes dates as YYYY-MM-DD.
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
 /** A calendar date (YYYY-MM-DD) as an instant at noon UTC, to format in UTC without shifting the day. */

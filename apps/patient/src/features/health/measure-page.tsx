@@ -8,11 +8,12 @@ import {
 } from '@rpm/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { useState } from 'react';
 import { Link, Navigate, useParams, useSearchParams } from 'react-router';
 import { errorMessage } from '../../ui/error-message';
 import { Alert } from '../../ui/kit';
 import { seriesQuery, type LocalSeries } from './health-api';
-import { periodLabel, pointLabel, todayOnPhone, unitLabel } from './format';
+import { periodLabel, pointLabel, todayIn, unitLabel } from './format';
 import { SeriesChart } from './series-chart';
 
 const isView = (value: string | null): value is HealthView =>
@@ -94,9 +95,16 @@ export function MeasurePage() {
   const viewParam = search.get('view');
   const dateParam = search.get('date');
   const view: HealthView = isView(viewParam) ? viewParam : 'week';
-  const today = todayOnPhone();
+  // Days and weeks are the patient's (their zone, from the server's answer), not the phone's: at 02:00
+  // in Hanoi a phone still on UTC is a day behind, and "this week" would miss what was just entered.
+  const [timeZone, setTimeZone] = useState<string | undefined>(undefined);
+  const today = todayIn(timeZone);
   const date = isDate(dateParam) ? dateParam : today;
   const series = useQuery({ ...seriesQuery(measure ?? 'HEART_RATE', view, date), enabled: measure !== null });
+  const answeredZone = series.data?.timeZone;
+  if (answeredZone !== undefined && answeredZone !== timeZone) setTimeZone(answeredZone);
+  // Until then "today" may be the phone's: moving from it could skip the patient's current period.
+  const todayUnsure = !isDate(dateParam) && timeZone === undefined && !series.isError;
   if (measure === null) return <Navigate to="/health" replace />;
   const go = (next: { view?: HealthView; date?: string }) => {
     setSearch({ view: next.view ?? view, date: next.date ?? date }, { replace: true });
@@ -128,6 +136,7 @@ export function MeasurePage() {
         <button
           type="button"
           aria-label={t('measure.previous')}
+          disabled={todayUnsure}
           onClick={() => {
             go({ date: shiftPeriod(date, view, -1) });
           }}
@@ -138,7 +147,7 @@ export function MeasurePage() {
         <button
           type="button"
           aria-label={t('measure.next')}
-          disabled={!hasNext}
+          disabled={!hasNext || todayUnsure}
           onClick={() => {
             go({ date: next });
           }}
