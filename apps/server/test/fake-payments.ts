@@ -97,6 +97,7 @@ export async function startFakeVnpay(terminal: { tmnCode: string; hashSecret: st
           vnp_TransactionType: '01',
           vnp_TransactionStatus: payment.paidTransactionNo === undefined ? '01' : '00',
         });
+        return;
       }
       response.writeHead(404).end();
     })();
@@ -153,8 +154,8 @@ export interface FakeStripe {
   sessions: Map<string, FakeStripeSession>;
   /** Every request: method, path, whether its key was the account's, the form. */
   requests: { method: string; path: string; authorized: boolean; form: URLSearchParams; idempotencyKey: string | undefined }[];
-  /** A webhook event about an object, its body and its Stripe-Signature header (t=…,v1=…). */
-  signedEvent(type: string, object: Record<string, unknown>, secret: string): { body: string; signature: string };
+  /** A webhook event about an object, its body and its Stripe-Signature header (t=…,v1=…), signed now or at `signedAt`. */
+  signedEvent(type: string, object: Record<string, unknown>, secret: string, signedAt?: Date): { body: string; signature: string };
   close(): Promise<void>;
 }
 
@@ -213,9 +214,9 @@ export async function startFakeStripe(account: { accountId: string; secretKey: s
     url,
     sessions,
     requests,
-    signedEvent(type, object, secret) {
+    signedEvent(type, object, secret, signedAt = new Date()) {
       const body = JSON.stringify({ id: stripeId('evt'), object: 'event', api_version: '2026-10-28.endive', created: Math.floor(Date.now() / 1000), type, data: { object }, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null } });
-      const timestamp = Math.floor(Date.now() / 1000);
+      const timestamp = Math.floor(signedAt.getTime() / 1000);
       const signature = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
       return { body, signature: `t=${timestamp},v1=${signature}` };
     },

@@ -72,7 +72,7 @@ export function PackagesPage() {
         </Group>
       ),
     },
-    { id: 'kind', header: t('columns.kind'), isNoWrap: true, cell: (item) => t(`kind.${item.kind}`) },
+    { id: 'kind', header: t('columns.kind'), isNoWrap: true, visibleFrom: 'lg', cell: (item) => t(`kind.${item.kind}`) },
     {
       id: 'level',
       header: t('columns.level'),
@@ -88,7 +88,7 @@ export function PackagesPage() {
       cell: (item) => money(item.priceMinor, item.currency),
     },
     { id: 'duration', header: t('columns.duration'), isNoWrap: true, cell: (item) => duration(item.durationMonths) },
-    { id: 'subscribers', header: t('columns.subscribers'), align: 'right', cell: (item) => item.subscribers },
+    { id: 'subscribers', header: t('columns.subscribers'), align: 'right', visibleFrom: 'lg', cell: (item) => item.subscribers },
     { id: 'state', header: t('columns.state'), isNoWrap: true, cell: (item) => <PackageStateBadge enabled={item.enabled} /> },
     ...(canManage
       ? [
@@ -182,6 +182,7 @@ export function PackagesPage() {
         list={paged}
         label={t('title')}
         testId="packages-table"
+        minWidth={860}
         isFiltered={isFiltered}
         texts={{
           loadFailed: t('list.loadFailed'),

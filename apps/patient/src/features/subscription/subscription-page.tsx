@@ -13,6 +13,8 @@ import { Link } from 'react-router';
 import { errorMessage } from '../../ui/error-message';
 import { Alert } from '../../ui/kit';
 import { ConfirmDialog } from '../contacts/parts';
+import { OrdersSection } from './orders-section';
+import { ScratchCardEntry } from './scratch-card-entry';
 import { cancelMySubscription, mySubscriptionQuery, packageOfferQuery, SUBSCRIPTION_KEY } from './subscription-api';
 
 function useDate(): (iso: string) => string {
@@ -42,7 +44,7 @@ function Features({ features }: { features: readonly PackageFeature[] }) {
   );
 }
 
-function OfferItem({ item }: { item: ServicePackage }) {
+function OfferItem({ item, canBuy }: { item: ServicePackage; canBuy: boolean }) {
   const { t, i18n } = useTranslation('appProfiles');
   return (
     <li className="card" data-testid="package-offer">
@@ -55,6 +57,11 @@ function OfferItem({ item }: { item: ServicePackage }) {
       </p>
       {item.description === '' ? null : <p>{item.description}</p>}
       <Features features={item.userFeatures} />
+      {canBuy && item.kind === 'PACKAGE' && item.priceMinor > 0 ? (
+        <Link className="button primary" to={`/subscription/checkout?package=${encodeURIComponent(item.id)}`} aria-label={t('checkout.buyNamed', { name: item.name })}>
+          {t('checkout.buy')}
+        </Link>
+      ) : null}
     </li>
   );
 }
@@ -79,8 +86,8 @@ function HistoryItem({ item }: { item: Subscription }) {
 
 /**
  * /subscription — the profile's package now (end date, status, features, limits), the health
- * center's offer with prices, and past packages; the patient may cancel a paid package and go back
- * to the free default. Choosing a paid package is done by the health center for now.
+ * center's offer with prices (a paid package can be bought: checkout-page), the profile's payments,
+ * and past packages; the patient may cancel a paid package and go back to the free default.
  */
 export function SubscriptionPage() {
   const { t, i18n } = useTranslation('appProfiles');
@@ -109,6 +116,7 @@ export function SubscriptionPage() {
       </p>
       <h1>{t('subscription.title')}</h1>
       <p className="hint">{t('subscription.intro')}</p>
+      <ScratchCardEntry />
       {mine.isError ? <Alert>{errorMessage(mine.error)}</Alert> : null}
       {mine.isPending ? <p className="hint">{t('loading')}</p> : null}
       {justCanceled ? (
@@ -163,11 +171,12 @@ export function SubscriptionPage() {
         {offer.data && offer.data.length > 0 ? (
           <ul className="subscription-list">
             {offer.data.map((item) => (
-              <OfferItem key={item.id} item={item} />
+              <OfferItem key={item.id} item={item} canBuy={entitlements?.packagesEnabled === true} />
             ))}
           </ul>
         ) : null}
       </section>
+      {entitlements?.packagesEnabled === true ? <OrdersSection /> : null}
       {mine.data ? (
         <section aria-label={t('subscription.history')}>
           <h2>{t('subscription.history')}</h2>

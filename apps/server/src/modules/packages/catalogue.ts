@@ -8,6 +8,7 @@ import type { AuthContext } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { recordAudit, type AuditContext } from '../audit/store.js';
+import { containsPattern } from '../../lib/like.js';
 
 /**
  * The tenant's offer (spec §2 package management: create, edit, add-on packs, enable or disable;
@@ -23,7 +24,6 @@ export interface PackageEnvironment {
 }
 
 export const CURRENT = ['ACTIVE', 'ABOUT_TO_EXPIRE'] as const;
-const escapeLike = (text: string) => `%${text.replace(/[%_\\]/g, '\\$&')}%`;
 
 export function toPackage(row: ServicePackageRow, subscribers = 0): ServicePackage {
   return {
@@ -68,7 +68,7 @@ function listConditions(query: Pick<PackageListQuery, 'search' | 'kind' | 'enabl
   if (query.kind !== undefined) conditions.push(eq(servicePackages.kind, query.kind));
   if (query.enabled !== undefined) conditions.push(eq(servicePackages.enabled, query.enabled));
   if (query.search !== undefined && query.search !== '') {
-    const pattern = escapeLike(query.search);
+    const pattern = containsPattern(query.search);
     conditions.push(or(ilike(servicePackages.name, pattern), ilike(servicePackages.code, pattern), ilike(servicePackages.description, pattern)));
   }
   return and(...conditions);

@@ -99,6 +99,10 @@ describe('activation codes', () => {
 
     const list = dataOf<{ items: CodePackage[] }>(await call(app, admin, 'GET', '/account/code-packages?search=partner'));
     expect(list.items).toMatchObject([{ prefix: 'HP', counts: { NOT_PAID: 5, PAID: 0, USED: 0, LOCKED: 0 }, package: { code: 'GOLD12' } }]);
+    const one = await call(app, admin, 'GET', `/account/code-packages/${batchId}`);
+    expect(dataOf<CodePackage>(one)).toMatchObject({ id: batchId, prefix: 'HP', totalCodes: 5, recipientOrganization: 'Partner Hospital', counts: { NOT_PAID: 5 } });
+    const missing = await call(app, admin, 'GET', `/account/code-packages/${randomUUID()}`);
+    expect([missing.statusCode, codeOf(missing)]).toEqual([404, 'codePackage.notFound']);
   });
 
   it('redeems a paid code once into the batch’s package; refuses unpaid, wrong, locked and used codes', async () => {
@@ -159,6 +163,8 @@ describe('activation codes', () => {
   it('keeps code packages from patient sessions and other tenants', async () => {
     const asPatient = await call(app, patient, 'GET', '/account/code-packages');
     expect(asPatient.statusCode).toBe(403);
+    const onePackage = await call(app, patient, 'GET', `/account/code-packages/${randomUUID()}`);
+    expect(onePackage.statusCode).toBe(403);
     const rows = await testDb.database.withTenant(randomUUID(), (tx) => tx.execute('SELECT count(*)::int AS n FROM activation_codes'));
     expect(rows.rows[0]).toEqual({ n: 0 });
   });

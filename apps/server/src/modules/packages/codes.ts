@@ -25,6 +25,7 @@ import { recordAudit } from '../audit/store.js';
 import { assertProfileWritable, requireProfile } from '../followers/profile.js';
 import { findPackage, type PackageEnvironment } from './catalogue.js';
 import { entitlementsOf, startSubscription, subscriptionHistory } from './subscriptions.js';
+import { containsPattern } from '../../lib/like.js';
 
 /**
  * Activation-code packages (spec §2 code package management, code list with export; §3 Code
@@ -37,7 +38,6 @@ export interface CodeEnvironment extends PackageEnvironment {
   secretsKey: Buffer;
 }
 
-const escapeLike = (text: string) => `%${text.replace(/[%_\\]/g, '\\$&')}%`;
 
 export function newSecretCode(): string {
   return Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET.charAt(randomInt(CODE_ALPHABET.length))).join('');
@@ -122,9 +122,9 @@ export function listCodePackages(environment: CodeEnvironment, query: CodePackag
       query.search === undefined || query.search === ''
         ? undefined
         : or(
-            ilike(codePackages.name, escapeLike(query.search)),
-            ilike(codePackages.recipientOrganization, escapeLike(query.search)),
-            ilike(codePackages.prefix, escapeLike(query.search)),
+            ilike(codePackages.name, containsPattern(query.search)),
+            ilike(codePackages.recipientOrganization, containsPattern(query.search)),
+            ilike(codePackages.prefix, containsPattern(query.search)),
           );
     const direction = query.sortType === 'asc' ? asc : desc;
     const order: SQL[] =
@@ -206,6 +206,15 @@ async function existingPackage(tx: TenantTransaction, id: string, options: { loc
   return row;
 }
 
+/** GET /account/code-packages/:id: one batch with its codes counted per state (never a secret). */
+export function readCodePackage(environment: CodeEnvironment, id: string): Promise<CodePackage> {
+  return withCaller(environment.database, environment.auth, async (tx) => {
+    const [view] = await toCodePackages(tx, [await existingPackage(tx, id)]);
+    if (view === undefined) throw new AppError('codePackage.notFound');
+    return view;
+  });
+}
+
 /** GET /account/code-packages/:id/codes: the batch's codes (series, state, dates; never a secret). */
 export function listCodes(environment: CodeEnvironment, id: string, query: ActivationCodeListQuery) {
   return withCaller(environment.database, environment.auth, async (tx) => {
@@ -213,7 +222,7 @@ export function listCodes(environment: CodeEnvironment, id: string, query: Activ
     const where = and(
       eq(activationCodes.codePackageId, id),
       query.state === undefined ? undefined : eq(activationCodes.state, query.state),
-      query.search === undefined || query.search === '' ? undefined : ilike(activationCodes.series, escapeLike(query.search.toUpperCase())),
+      query.search === undefined || query.search === '' ? undefined : ilike(activationCodes.series, containsPattern(query.search.toUpperCase())),
     );
     const rows = await tx
       .select({ code: activationCodes, name: sql<string | null>`nullif(btrim(concat_ws(' ', ${users.firstName}, ${users.lastName})), '')` })

@@ -22,7 +22,16 @@ import { requireAuth } from '../../http/access.js';
 import { auditContextOf } from '../../http/audit-context.js';
 import { ok } from '../../http/envelope.js';
 import { attachmentHeader, XLSX_CONTENT_TYPE } from '../../lib/xlsx.js';
-import { changeCodeState, exportCodes, generateCodePackage, listCodePackages, listCodes, redeemCode, type CodeEnvironment } from './codes.js';
+import {
+  changeCodeState,
+  exportCodes,
+  generateCodePackage,
+  listCodePackages,
+  listCodes,
+  readCodePackage,
+  redeemCode,
+  type CodeEnvironment,
+} from './codes.js';
 import { createPackage, listPackages, setPackageEnabled, updatePackage, } from './catalogue.js';
 import {
   cancelMySubscription,
@@ -197,6 +206,20 @@ export const codePackageAccountRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('x-code-package-id', generated.codePackage.id)
         .send(generated.file);
     },
+  );
+
+  app.get(
+    '/code-packages/:id',
+    {
+      config: { access: 'transaction.view' },
+      schema: {
+        tags,
+        summary: 'One code package: its fields and its codes counted per state (never a secret code); codePackage.notFound',
+        params: batchParams,
+        response: codePackageResponse,
+      },
+    },
+    async (request) => ok(await readCodePackage(environmentOf(request), request.params.id)),
   );
 
   app.get(

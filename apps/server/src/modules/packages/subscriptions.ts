@@ -12,7 +12,7 @@ import type { TenantTransaction } from '../../db/database.js';
 import { patients, servicePackages, subscriptions, type ServicePackageRow, type SubscriptionRow } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
 import { DAY } from '../../lib/clock.js';
-import { recordAudit, type AuditContext } from '../audit/store.js';
+import { JOB_AUDIT_CONTEXT, recordAudit, type AuditContext } from '../audit/store.js';
 import { cancelJob, scheduleJob } from '../jobs/queue.js';
 import { notifyPatient } from '../notifications/notify.js';
 import { CURRENT } from './catalogue.js';
@@ -88,7 +88,7 @@ export async function defaultPackage(tx: TenantTransaction): Promise<ServicePack
   return row;
 }
 
-async function hasWearable(tx: TenantTransaction, patientId: string): Promise<boolean> {
+export async function hasWearable(tx: TenantTransaction, patientId: string): Promise<boolean> {
   const result = await tx.execute<{ bound: boolean }>(
     sql`SELECT EXISTS (SELECT 1 FROM devices WHERE patient_id = ${patientId}::uuid) AS bound`,
   );
@@ -98,8 +98,34 @@ async function hasWearable(tx: TenantTransaction, patientId: string): Promise<bo
 /** The larger of two limits, -1 being unlimited. */
 const widest = (a: number, b: number) => (a === UNLIMITED || b === UNLIMITED ? UNLIMITED : Math.max(a, b));
 
-/** What the patient may use now. */
+/**
+ * The account holder's own record of a sub-user (undefined for any other patient): a sub-user also
+ * has what its holder's package gives relatives.
+ */
+async function holderOf(tx: TenantTransaction, patientId: string): Promise<string | undefined> {
+  const result = await tx.execute<{ id: string }>(sql`
+    SELECT holder.id FROM patients sub
+      JOIN patients holder ON holder.user_id = sub.holder_user_id AND holder.account_kind <> 'SUB_USER'
+     WHERE sub.id = ${patientId}::uuid AND sub.account_kind = 'SUB_USER'
+     ORDER BY (holder.account_state = 'ACTIVE') DESC, holder.created_at
+     LIMIT 1`);
+  return result.rows[0]?.id;
+}
+
+/**
+ * What the patient may use now: its package (or the default) and add-ons; a sub-user also gets
+ * the features its holder's package gives relatives ("relative" features, spec §3 Package).
+ */
 export async function entitlementsOf(tx: TenantTransaction, patientId: string): Promise<Entitlements> {
+  const own = await ownEntitlements(tx, patientId);
+  if (!own.packagesEnabled) return own;
+  const holderId = await holderOf(tx, patientId);
+  if (holderId === undefined) return own;
+  const given = (await ownEntitlements(tx, holderId)).relativeFeatures;
+  return { ...own, features: PACKAGE_FEATURES.filter((feature) => own.features.includes(feature) || given.includes(feature)) };
+}
+
+async function ownEntitlements(tx: TenantTransaction, patientId: string): Promise<Entitlements> {
   const fallback = await defaultPackage(tx);
   const wearable = await hasWearable(tx, patientId);
   if (fallback === undefined)
@@ -323,7 +349,6 @@ export async function cancelSubscription(
   });
 }
 
-const JOB_CONTEXT = { actorUserId: null, actorTenantId: null, ip: null, userAgent: null, requestId: null };
 
 /**
  * The lifecycle jobs, each run once per subscription at its time (and safe to run again): 7 days
@@ -352,7 +377,7 @@ export async function runLifecycleStep(
   if (step === 'expiring') {
     if (subscription.status !== 'ACTIVE') return;
     await tx.update(subscriptions).set({ status: 'ABOUT_TO_EXPIRE', updatedAt: now }).where(eq(subscriptions.id, subscription.id));
-    await recordAudit(tx, tenantId, JOB_CONTEXT, {
+    await recordAudit(tx, tenantId, JOB_AUDIT_CONTEXT, {
       action: 'SUBSCRIPTION_EXPIRING',
       targetType: 'patient',
       targetId: subscription.patientId,
@@ -371,7 +396,7 @@ export async function runLifecycleStep(
     const fallback = await defaultPackage(tx);
     await setPatientPackageCode(tx, subscription.patientId, fallback?.code ?? null, now);
   }
-  await recordAudit(tx, tenantId, JOB_CONTEXT, {
+  await recordAudit(tx, tenantId, JOB_AUDIT_CONTEXT, {
     action: 'SUBSCRIPTION_EXPIRED',
     targetType: 'patient',
     targetId: subscription.patientId,

@@ -224,6 +224,9 @@ describe('Stripe', () => {
     const completed = { ...session, payment_status: 'paid', status: 'complete', payment_intent: 'pi_test_000000000001' };
     const forged = stripe.signedEvent('checkout.session.completed', completed, 'whsec_NotTheSecret');
     expect(errorOf(await deliver(forged))).toMatchObject({ status: 403, code: 'payment.signatureInvalid' });
+    // Signed with the right secret ten minutes ago: a replay from outside Stripe's 5-minute tolerance.
+    const stale = stripe.signedEvent('checkout.session.completed', completed, STRIPE.webhookSecret, new Date(Date.now() - 10 * 60_000));
+    expect(errorOf(await deliver(stale))).toMatchObject({ status: 403, code: 'payment.signatureInvalid' });
     const tampered = stripe.signedEvent('checkout.session.completed', completed, STRIPE.webhookSecret);
     expect((await deliver({ body: tampered.body.replace('1999', '1'), signature: tampered.signature })).statusCode).toBe(403);
     expect((await attemptOf(tenantId, started.orderId))?.status).toBe('PENDING');

@@ -5,6 +5,7 @@ import type { Database, TenantTransaction } from '../../db/database.js';
 import { paymentAttempts, paymentCallbacks, type PaymentAttemptRow } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { settleOrderOfAttempt } from '../orders/settle.js';
 import { providerOf, readPaymentConfig, type OpenPaymentConfig } from './directory.js';
 import { PaymentKeyError, PaymentUnavailableError, type PaymentEndpoints, type VerifiedCallback } from './providers/provider.js';
 
@@ -165,6 +166,8 @@ export async function applyProviderVerdict(environment: PaymentEnvironment, conf
         .where(and(eq(paymentAttempts.tenantId, tenantId), eq(paymentAttempts.id, decision.attempt.id)))
         .returning();
       decision = { outcome: 'APPLIED', attempt: moved ?? decision.attempt };
+      // The order the payment is for follows it, in this transaction.
+      await settleOrderOfAttempt(tx, tenantId, decision.attempt, now);
     }
     return decision;
   });
