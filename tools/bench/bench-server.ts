@@ -4,7 +4,7 @@
  * session, the machine's description and the rewrite of one section of RESULTS.md.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -46,19 +46,27 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
-/** Starts apps/server/dist/main.js on a new database `rpm_bench_<name>_<random>`; stop() drops it. */
+/**
+ * Starts apps/server/dist/main.js on a new database `rpm_bench_<name>_<random>`; stop() drops it.
+ * `BENCH_DATABASE=<name>` starts it on that existing database instead (one a run kept with
+ * BENCH_KEEP_DATABASE=true; the server applies any newer migration) and keeps it.
+ */
 export async function startBenchServer(
   name: string,
   environment: Record<string, string> = {},
 ): Promise<BenchServer> {
   if (!existsSync(SERVER_ENTRY)) throw new Error('Build first: npm run build');
-  const database = `rpm_bench_${name}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${pg.escapeIdentifier(database)}`);
+  const reused = process.env.BENCH_DATABASE;
+  const isReused = reused !== undefined && reused !== '';
+  const database = isReused ? reused : `rpm_bench_${name}_${randomBytes(4).toString('hex')}`;
+  if (!isReused) await adminQuery(`CREATE DATABASE ${pg.escapeIdentifier(database)}`);
   const databaseUrl = new URL(adminUrl());
   databaseUrl.pathname = `/${database}`;
   const port = await getPort();
   let output = '';
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
+  // BENCH_SERVER_NODE_ARGS: flags for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+  const child = spawn(process.execPath, [...nodeArgs, SERVER_ENTRY], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -66,7 +74,7 @@ export async function startBenchServer(
       HOST: '127.0.0.1',
       DATABASE_URL: databaseUrl.toString(),
       DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'rpm-bench-')),
-      SECRETS_KEY: randomBytes(32).toString('hex'),
+      SECRETS_KEY: benchSecretsKey(database),
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       SEED_DEMO: 'true',
@@ -83,7 +91,9 @@ export async function startBenchServer(
     }),
   );
   const baseUrl = `http://127.0.0.1:${String(port)}`;
-  const deadline = Date.now() + 120_000;
+  // A kept database may get a new migration first (minutes on a large one).
+  const startedAt = Date.now();
+  const deadline = startedAt + (isReused ? 30 * 60_000 : 120_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited:\n${output}`);
     const isReady = await fetch(`${baseUrl}/readyz`).then(
@@ -94,6 +104,8 @@ export async function startBenchServer(
     if (Date.now() > deadline) throw new Error(`server not ready:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  if (isReused)
+    console.log(`server ready on ${database} after ${((Date.now() - startedAt) / 1000).toFixed(0)} s`);
   return {
     baseUrl,
     databaseUrl: databaseUrl.toString(),
@@ -102,10 +114,19 @@ export async function startBenchServer(
         child.kill('SIGTERM');
         await exited;
       }
-      if (process.env.BENCH_KEEP_DATABASE !== 'true')
+      if (!isReused && process.env.BENCH_KEEP_DATABASE !== 'true')
         await adminQuery(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`);
     },
   };
+}
+
+/**
+ * The secrets key of a bench database, derived from its (random) name, so a later run that starts
+ * the server again on a kept database (BENCH_DATABASE) opens what the first one sealed. Bench
+ * databases are throwaway: the key guards nothing of value.
+ */
+function benchSecretsKey(database: string): string {
+  return createHash('sha256').update(`rpm-bench:${database}`).digest('hex');
 }
 
 /** Logs in through the console login and returns the session cookie for later calls. */

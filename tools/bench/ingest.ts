@@ -171,6 +171,10 @@ async function main() {
     // reading is judged by the status engine, as a current reading is, so the run measures that work.
     await owner.query(`UPDATE tenant_settings SET value = '10080' WHERE tenant_id = $1 AND key = 'LATE_DATA_HORIZON_MINUTES'`, [tenantId]);
     const batches = prepare(page.items, tenantId);
+    // The demo data has readings of its own: the run's are those added to them.
+    const countRows = async () => Number((await owner.query<{ count: string }>('SELECT count(*) FROM readings')).rows[0]?.count);
+    const seeded = await countRows();
+    const seededHourly = Number((await owner.query<{ sum: string | null }>('SELECT sum(count) FROM readings_hourly')).rows[0]?.sum ?? 0);
     const readings = batches.reduce((sum, batch) => sum + batch.readings, 0);
     console.log(
       `${String(batches.length)} batches, ${readings.toLocaleString('en')} readings, ${String(page.items.length)} patients, ${String(CLIENTS)} clients`,
@@ -205,12 +209,9 @@ async function main() {
     const started = performance.now();
     await Promise.all(Array.from({ length: CLIENTS }, worker));
     const httpSeconds = (performance.now() - started) / 1000;
-    const stored = Number(
-      (await owner.query<{ count: string }>('SELECT count(*) FROM readings')).rows[0]?.count,
-    );
-    const hourly = Number(
-      (await owner.query<{ sum: string }>('SELECT sum(count) FROM readings_hourly')).rows[0]?.sum,
-    );
+    const stored = (await countRows()) - seeded;
+    const hourly =
+      Number((await owner.query<{ sum: string }>('SELECT sum(count) FROM readings_hourly')).rows[0]?.sum) - seededHourly;
     // A blood-pressure pair is one accepted item and two stored rows.
     console.log(
       `HTTP: ${httpSeconds.toFixed(1)} s, ${Math.round(readings / httpSeconds).toLocaleString('en')} readings/s (accepted items ${String(accepted)}, rows ${String(stored)}, hourly rollup count ${String(hourly)})`,
@@ -241,7 +242,7 @@ async function main() {
       [
         `Run ${new Date().toISOString()} on ${machineLine()}, PostgreSQL at TEST_DATABASE_URL on the same machine (server, PostgreSQL and load generator share the cores)${process.env.BENCH_NOTE === undefined ? '' : `; ${process.env.BENCH_NOTE}`}.`,
         '',
-        `${readings.toLocaleString('en')} readings (realistic simulated vitals: heart rate, SpO2, blood pressure, temperature, HRV, respiration, steps) for ${String(page.items.length)} patients in ${String(batches.length)} batches of about ${String(BATCH)}, posted by ${String(CLIENTS)} concurrent HTTP clients to the built server (production mode). Each batch is validated, converted, stored with one multi-row insert, rolled up (hourly and daily) and evaluated against the patient's thresholds in one transaction. The COPY baseline loads the very same rows (text format, COPY … FROM STDIN over the pg client's copy-in messages) into the same partitioned readings table after emptying it: no validation, no rollups, no thresholds.`,
+        `${readings.toLocaleString('en')} readings (realistic simulated vitals: heart rate, SpO2, blood pressure, temperature, HRV, respiration, steps) for ${String(page.items.length)} patients in ${String(batches.length)} batches of about ${String(BATCH)}, posted by ${String(CLIENTS)} concurrent HTTP clients to the built server (production mode). Each batch is validated, converted, stored with its hourly and daily rollups by one call of \`ingest_readings\` (the server sums the quarter hours; migration 0064) and evaluated against the patient's thresholds, in one transaction. The COPY baseline loads the very same rows (text format, COPY … FROM STDIN over the pg client's copy-in messages) into the same partitioned readings table after emptying it: no validation, no rollups, no thresholds.`,
         '',
         '| path | time | readings/s | vs COPY (1 stream) |',
         '|---|---:|---:|---:|',
@@ -249,7 +250,7 @@ async function main() {
         `| COPY, 1 stream | ${copyOne.toFixed(1)} s | ${rate(copyOneRate)} | 1.00× |`,
         `| COPY, ${String(streams)} streams | ${copyParallel.toFixed(1)} s | ${rate(copyParallelRate)} | ${(copyParallelRate / copyOneRate).toFixed(2)}× |`,
         '',
-        `Batch latency through HTTP: p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms, p99 ${percentile(latencies, 0.99).toFixed(0)} ms. Target: at least 50,000 readings/s on 2 cores — ${httpRate >= 50_000 ? 'met' : 'NOT met'} in this run.`,
+        `Batch latency through HTTP: p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms, p99 ${percentile(latencies, 0.99).toFixed(0)} ms. Targets: at least 50,000 readings/s on 2 cores — ${httpRate >= 50_000 ? 'met' : 'NOT met'} in this run; at least 0.4× single-stream COPY — ${httpRate / copyOneRate >= 0.4 ? 'met' : 'NOT met'} in this run.`,
       ].join('\n'),
     );
     console.log('written tools/bench/RESULTS.md');

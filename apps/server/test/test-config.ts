@@ -28,6 +28,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     smsProvider: 'local',
     outboxPollMilliseconds: 2000,
     jobsEnabled: false,
+    replicaMaxLagMilliseconds: 5000,
     trustProxy: [],
     ice: { stunUrls: [], turnUrls: [], turnSecret: undefined },
     webPush: { ...TEST_VAPID_KEYS, subject: 'mailto:push@test.example' },

@@ -41,7 +41,10 @@ export async function prepareDatabase(config: Config, log: (message: string) => 
   try {
     const appUser = config.databaseAppUrl === undefined ? undefined : decodeURIComponent(new URL(config.databaseAppUrl).username);
     await migrate({ ownerUrl, secretsKey: config.secretsKey, ...(appUser ? { appUser } : {}), log });
-    const database = connectDatabase(config.databaseAppUrl ?? deriveAppUrl(ownerUrl, config.secretsKey), { secretsKey: config.secretsKey });
+    const database = connectDatabase(config.databaseAppUrl ?? deriveAppUrl(ownerUrl, config.secretsKey), {
+      secretsKey: config.secretsKey,
+      replicaMaxLagMilliseconds: config.replicaMaxLagMilliseconds,
+    });
     return {
       database,
       ownerUrl,

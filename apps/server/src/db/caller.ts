@@ -12,6 +12,21 @@ export function withCaller<T>(database: Database, auth: AuthContext, work: (tx: 
   return database.withTenant(auth.tenantId, work, auth.visibility);
 }
 
+/**
+ * A read for the caller that a DEDICATED tenant's replica may serve (Database.readTenant): for
+ * lists, dashboards, statistics, charts and exports only, whose answers may be a few seconds old,
+ * never for a read that decides a write. `record` (the audit row of a PHI read) runs on the
+ * primary after the read. A caller who just wrote reads on the primary (read-your-writes).
+ */
+export function readAsCaller<T>(
+  database: Database,
+  auth: AuthContext,
+  read: (tx: TenantTransaction) => Promise<T>,
+  record?: (tx: TenantTransaction, result: T) => Promise<void>,
+): Promise<T> {
+  return database.readTenant(auth.tenantId, read, { visibility: auth.visibility, record, isFreshRequired: auth.isFreshReadRequired });
+}
+
 /** The caller as a subject of the patient access rule (contracts patient-access.ts). */
 export function patientAccessSubjectOf(visibility: CenterVisibility): PatientAccessSubject {
   if ('ownRecordsOf' in visibility) return { kind: 'patient', userId: visibility.ownRecordsOf };

@@ -1,9 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { createSecretBox, type SecretBox } from '../lib/secret-box.js';
-import { assertSafeForTenant, DEDICATED_CONNECTION_LIFETIME_SECONDS, readConnectionFacts, type Queryable } from './connection-guard.js';
+import { createSecretBox } from '../lib/secret-box.js';
+import { DEFAULT_REPLICA_MAX_LAG_MILLISECONDS } from './replica-freshness.js';
 import * as schema from './schema.js';
+import { CONNECTION_OPTIONS, CONNECTION_PASSWORD_PURPOSE, createTenantRouter } from './tenant-router.js';
+
+const ignore = () => undefined;
 
 export type Schema = typeof schema;
 type Drizzle = NodePgDatabase<Schema>;
@@ -21,6 +24,28 @@ export type SystemStore = Drizzle;
 export type CenterVisibility = { all: true } | { centerIds: readonly string[] } | { ownRecordsOf: string };
 export const ALL_CENTERS: CenterVisibility = { all: true };
 
+/** Options of Database.readTenant. */
+export interface TenantReadOptions<T> {
+  visibility?: CenterVisibility | undefined;
+  /** Writes what the read implies (an audit row), on the primary, after the read. */
+  record?: ((tx: TenantTransaction, result: T) => Promise<void>) | undefined;
+  /** The caller wrote moments ago (read-your-writes): read on the primary. */
+  isFreshRequired?: boolean | undefined;
+}
+
+/** What a transaction on a vitals database may touch (see migration 0060). */
+export interface VitalsScope {
+  /**
+   * The patients whose access the caller checked, or 'all': the whole tenant, for jobs that work
+   * on its time series as a whole (partitions, compaction, retention), never for a request.
+   */
+  patientIds: readonly string[] | 'all';
+  /** The patients' time zone as read on the primary (writes and rollup rebuilds; one patient). */
+  timeZone?: string | undefined;
+  /** Data kinds (contracts MEASURE_DATA_KIND) the caller may not read: a follower's hidden kinds. */
+  hiddenKinds?: readonly string[] | undefined;
+}
+
 export interface Database {
   /**
    * Runs `work` in one transaction that starts with set_config('app.tenant_id', tenantId, true),
@@ -32,6 +57,31 @@ export interface Database {
    * the platform tenant), or the primary database of a DEDICATED tenant.
    */
   withTenant<T>(tenantId: string, work: (tx: TenantTransaction) => Promise<T>, visibility?: CenterVisibility): Promise<T>;
+  /**
+   * A read that a DEDICATED tenant's replica may serve (lists, dashboards, statistics, exports).
+   * `read` runs in a READ ONLY transaction on the replica when the tenant has one of its own that
+   * replays within the allowed lag (REPLICA_MAX_LAG_MS) and the caller did not just write
+   * (`isFreshRequired`); `record` (the audit row of a PHI read) then runs in a transaction on the
+   * primary, after the read succeeded. Otherwise — SHARED tenants, no replica, a lagging or
+   * unreachable replica — both run in one transaction exactly as withTenant would run them.
+   */
+  readTenant<T>(tenantId: string, read: (tx: TenantTransaction) => Promise<T>, options?: TenantReadOptions<T>): Promise<T>;
+  /**
+   * Where the tenant's readings and rollups live: 'tenant' is where withTenant runs (SHARED
+   * tenants, and DEDICATED tenants whose vitals connection names their primary), 'vitals' a
+   * DEDICATED tenant's own vitals database, reached with withVitals. Cached with the route: no
+   * round trip for SHARED tenants once known.
+   */
+  vitalsPlacement(tenantId: string): Promise<'tenant' | 'vitals'>;
+  /**
+   * Runs `work` in a transaction on the tenant's vitals database, limited by row level security to
+   * the tenant and to `scope.patientIds` (whose access the caller has checked on the primary),
+   * without `scope.hiddenKinds`, with `scope.timeZone` as those patients' zone (rollups). Fails
+   * for a tenant whose vitalsPlacement is 'tenant'.
+   */
+  withVitals<T>(tenantId: string, scope: VitalsScope, work: (tx: TenantTransaction) => Promise<T>): Promise<T>;
+  /** Whether the tenant's reads may go to a replica of its own (a response then sets the read-your-writes cookie). */
+  hasReplica(tenantId: string): Promise<boolean>;
   /** The explicitly named store for control-plane work; it carries no tenant. */
   system: SystemStore;
   /** The platform database's pool. */
@@ -48,160 +98,21 @@ export interface Database {
 pg.types.setTypeParser(pg.types.builtins.DATE, (value: string) => value);
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
-/** A database server as a tenant connection names it. */
-export interface ConnectionTarget {
-  host: string;
-  port: number;
-  database: string;
-  user: string;
-  password: string;
-  sslMode: 'disable' | 'require' | 'verify-full';
-}
+export {
+  CONNECTION_OPTIONS,
+  CONNECTION_PASSWORD_PURPOSE,
+  connectionPasswordContext,
+  connectionUrlOf,
+  type ConnectionTarget,
+} from './tenant-router.js';
 
-/**
- * The URL of a connection target. TLS modes map to node-postgres' own: `require` encrypts without
- * checking the certificate (no-verify), `verify-full` checks certificate and host name.
- */
-export function connectionUrlOf(target: ConnectionTarget): string {
-  const url = new URL('postgres://localhost');
-  url.hostname = target.host;
-  url.port = String(target.port);
-  url.pathname = `/${encodeURIComponent(target.database)}`;
-  url.username = encodeURIComponent(target.user);
-  url.password = encodeURIComponent(target.password);
-  if (target.sslMode !== 'disable') url.searchParams.set('sslmode', target.sslMode === 'require' ? 'no-verify' : 'verify-full');
-  return url.toString();
-}
-
-/** Connection passwords are sealed for this purpose and bound to their tenant and kind. */
-export const CONNECTION_PASSWORD_PURPOSE = 'tenant-connection/password';
-export function connectionPasswordContext(tenantId: string, kind: string): string {
-  return `tenant_connections:${tenantId}:${kind}`;
-}
-
-/**
- * How long a process trusts what it learnt about a tenant's location. Another process that
- * changes a tenant's connections invalidates only its own cache; every other process follows
- * within this time.
- */
-const ROUTE_TTL_MILLISECONDS = 30_000;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ignore = () => undefined;
-
-interface DedicatedRoute {
-  db: Drizzle;
-  pool: pg.Pool;
-  /** What the pool was built from: a change of any part builds a new pool. */
-  fingerprint: string;
-}
-
-/**
- * Tenant id -> where its data plane lives, learnt lazily from the control plane and cached:
- * null for the platform database, or a pool on a DEDICATED tenant's primary database. That pool
- * connects as the primary user, which owns the tables there; FORCE ROW LEVEL SECURITY applies to
- * a table owner that is not a superuser, so isolation holds as for rpm_app.
- *
- * That holds only while the role stays unprivileged and the database is not the platform's, so
- * every new physical connection of such a pool is checked first (one query there, one on the
- * platform pool; connections live at most DEDICATED_CONNECTION_LIFETIME_SECONDS): a role that is
- * or became superuser, BYPASSRLS or CREATEROLE, or a connection that leads to the platform
- * database, fails the tenant's work instead of running it without row level security.
- */
-function createTenantRouter(system: Drizzle, secretBox: SecretBox | undefined) {
-  const cache = new Map<string, { route: Promise<DedicatedRoute | null>; loadedAt: number }>();
-  const pools = new Map<string, DedicatedRoute>();
-  const platform: Queryable = { query: (text) => system.execute(sql.raw(text)) };
-  /** Refuses a new connection of a DEDICATED tenant's pool that could see past row level security. */
-  const checkConnection = async (tenantId: string, client: Queryable) => {
-    const [target, platformFacts] = await Promise.all([readConnectionFacts(client), readConnectionFacts(platform)]);
-    try {
-      assertSafeForTenant(target, platformFacts);
-    } catch (error) {
-      throw new Error(`tenant ${tenantId}: its database connection was refused and not used`, { cause: error });
-    }
-  };
-
-  const retire = (tenantId: string) => {
-    const current = pools.get(tenantId);
-    pools.delete(tenantId);
-    // Transactions in flight finish: a pool that is ending still serves its checked-out clients.
-    if (current) current.pool.end().catch(ignore);
-  };
-
-  async function load(tenantId: string): Promise<DedicatedRoute | null> {
-    const [tenant] = await system
-      .select({ connectionType: schema.tenants.connectionType, isPlatform: schema.tenants.isPlatform })
-      .from(schema.tenants)
-      .where(eq(schema.tenants.id, tenantId))
-      .limit(1);
-    // Unknown ids (a tenant being created) and SHARED tenants live in the platform database.
-    if (tenant?.connectionType !== 'DEDICATED' || tenant.isPlatform) {
-      retire(tenantId);
-      return null;
-    }
-    const [primary] = await system
-      .select()
-      .from(schema.tenantConnections)
-      .where(and(eq(schema.tenantConnections.tenantId, tenantId), eq(schema.tenantConnections.kind, 'primary')))
-      .limit(1);
-    // Never fall back to the platform database: that would write the tenant's data to the wrong place.
-    if (primary === undefined) throw new Error(`tenant ${tenantId} is DEDICATED but has no primary connection`);
-    if (secretBox === undefined) throw new Error(`tenant ${tenantId} is DEDICATED but the database was connected without the secrets key`);
-    const fingerprint = [primary.host, primary.port, primary.databaseName, primary.username, primary.sslMode, primary.passwordCiphertext].join('\n');
-    const current = pools.get(tenantId);
-    if (current?.fingerprint === fingerprint) return current;
-    const password = secretBox.open(primary.passwordCiphertext, connectionPasswordContext(tenantId, 'primary'));
-    const sslMode = primary.sslMode === 'require' || primary.sslMode === 'verify-full' ? primary.sslMode : 'disable';
-    const pool = new pg.Pool({
-      connectionString: connectionUrlOf({ host: primary.host, port: primary.port, database: primary.databaseName, user: primary.username, password, sslMode }),
-      max: 5,
-      idleTimeoutMillis: 30_000,
-      connectionTimeoutMillis: 5_000,
-      // A connection is checked once, when it is made; it is replaced after this long so that a
-      // role changed later is checked again.
-      maxLifetimeSeconds: DEDICATED_CONNECTION_LIFETIME_SECONDS,
-      application_name: 'rpm-server',
-      // pg-pool awaits this hook and, when it rejects, ends the connection and fails the checkout;
-      // its type declarations still say void.
-      // eslint-disable-next-line @typescript-eslint/no-misused-promises
-      onConnect: (client) => checkConnection(tenantId, client),
-    });
-    pool.on('error', ignore);
-    const route = { db: drizzle(pool, { schema }), pool, fingerprint };
-    retire(tenantId);
-    pools.set(tenantId, route);
-    return route;
-  }
-
-  return {
-    routeOf(tenantId: string): Promise<DedicatedRoute | null> {
-      // Not a tenant id at all: the platform database answers as before (RLS shows nothing).
-      if (!UUID_PATTERN.test(tenantId)) return Promise.resolve(null);
-      const now = Date.now();
-      const cached = cache.get(tenantId);
-      if (cached !== undefined && now - cached.loadedAt < ROUTE_TTL_MILLISECONDS) return cached.route;
-      const route = load(tenantId);
-      cache.set(tenantId, { route, loadedAt: now });
-      // A failed lookup is not remembered: the next call tries again.
-      route.catch(() => {
-        if (cache.get(tenantId)?.route === route) cache.delete(tenantId);
-      });
-      return route;
-    },
-    invalidate(tenantId: string) {
-      cache.delete(tenantId);
-      retire(tenantId);
-    },
-    async close() {
-      cache.clear();
-      const all = [...pools.values()];
-      pools.clear();
-      await Promise.all(all.map((route) => route.pool.end().catch(ignore)));
-    },
-  };
-}
-
-function runInTenant<T>(db: Drizzle, tenantId: string, work: (tx: TenantTransaction) => Promise<T>, visibility?: CenterVisibility): Promise<T> {
+function runInTenant<T>(
+  db: Drizzle,
+  tenantId: string,
+  work: (tx: TenantTransaction) => Promise<T>,
+  visibility?: CenterVisibility,
+  isReadOnly = false,
+): Promise<T> {
   return db.transaction(async (tx) => {
     const centers =
       visibility === undefined || 'all' in visibility
@@ -215,6 +126,27 @@ function runInTenant<T>(db: Drizzle, tenantId: string, work: (tx: TenantTransact
                  set_config('app.subject', ${patientUserId === '' ? '' : 'patient'}, true), set_config('app.user_id', ${patientUserId}, true)`,
     );
     return work(tx);
+  }, isReadOnly ? { accessMode: 'read only' } : undefined);
+}
+
+/** A PostgreSQL array literal of simple tokens (uuids, data kinds, zone names): one bind parameter. */
+const arrayLiteral = (values: readonly string[]) => `{${values.join(',')}}`;
+
+/**
+ * A transaction on a vitals database: the whole tenant (its callers' access was checked on the
+ * primary), narrowed by migration 0060's settings to the patients it was opened for (none: it
+ * reads and writes no patient's rows, e.g. partition maintenance).
+ */
+function runInVitals<T>(db: Drizzle, tenantId: string, scope: VitalsScope, work: (tx: TenantTransaction) => Promise<T>): Promise<T> {
+  const hidden = scope.hiddenKinds === undefined || scope.hiddenKinds.length === 0 ? '' : arrayLiteral(scope.hiddenKinds);
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`SELECT set_config('app.tenant_id', ${tenantId}, true), set_config('app.center_ids', '*', true),
+                 set_config('app.subject', '', true), set_config('app.user_id', '', true),
+                 set_config('app.vitals_patients', ${scope.patientIds === 'all' ? 'all' : arrayLiteral(scope.patientIds)}, true),
+                 set_config('app.vitals_hidden_kinds', ${hidden}, true), set_config('app.vitals_time_zone', ${scope.timeZone ?? ''}, true)`,
+    );
+    return work(tx);
   });
 }
 
@@ -223,25 +155,65 @@ function runInTenant<T>(db: Drizzle, tenantId: string, work: (tx: TenantTransact
  * DEDICATED tenants' connections; without it such a tenant's work fails rather than landing in
  * the platform database.
  */
-export function connectDatabase(appUrl: string, options: { maxConnections?: number; secretsKey?: Buffer } = {}): Database {
+export function connectDatabase(
+  appUrl: string,
+  options: { maxConnections?: number; secretsKey?: Buffer; replicaMaxLagMilliseconds?: number } = {},
+): Database {
   const pool = new pg.Pool({
     connectionString: appUrl,
     max: options.maxConnections ?? 10,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis: 10_000,
     application_name: 'rpm-server',
+    options: CONNECTION_OPTIONS,
   });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', ignore);
   const db = drizzle(pool, { schema });
-  const router = createTenantRouter(db, options.secretsKey === undefined ? undefined : createSecretBox(options.secretsKey, CONNECTION_PASSWORD_PURPOSE));
+  const router = createTenantRouter(db, options.secretsKey === undefined ? undefined : createSecretBox(options.secretsKey, CONNECTION_PASSWORD_PURPOSE), {
+    replicaMaxLagMilliseconds: options.replicaMaxLagMilliseconds ?? DEFAULT_REPLICA_MAX_LAG_MILLISECONDS,
+  });
   return {
     system: db,
     pool,
     withTenant: async (tenantId, work, visibility) => {
       const route = await router.routeOf(tenantId);
-      return runInTenant(route?.db ?? db, tenantId, work, visibility);
+      return runInTenant(route?.primary.db ?? db, tenantId, work, visibility);
     },
+    readTenant: async (tenantId, read, readOptions = {}) => {
+      const { visibility, record } = readOptions;
+      const route = await router.routeOf(tenantId);
+      const useReplica = route !== null && readOptions.isFreshRequired !== true && (await router.isReplicaFresh(tenantId, route));
+      if (!useReplica || route.replica === null) {
+        return runInTenant(
+          route?.primary.db ?? db,
+          tenantId,
+          async (tx) => {
+            const result = await read(tx);
+            if (record !== undefined) await record(tx, result);
+            return result;
+          },
+          visibility,
+        );
+      }
+      let result: Awaited<ReturnType<typeof read>>;
+      try {
+        result = await runInTenant(route.replica.db, tenantId, read, visibility, true);
+      } catch (error) {
+        // The next read looks at the replica again before trusting it (it may have gone away).
+        router.distrustReplica(tenantId);
+        throw error;
+      }
+      if (record !== undefined) await runInTenant(route.primary.db, tenantId, (tx) => record(tx, result), visibility);
+      return result;
+    },
+    vitalsPlacement: async (tenantId) => ((await router.routeOf(tenantId))?.vitals == null ? 'tenant' : 'vitals'),
+    withVitals: async (tenantId, scope, work) => {
+      const vitals = (await router.routeOf(tenantId))?.vitals;
+      if (vitals == null) throw new Error(`tenant ${tenantId} has no vitals database of its own`);
+      return runInVitals(vitals.db, tenantId, scope, work);
+    },
+    hasReplica: async (tenantId) => (await router.routeOf(tenantId))?.replica != null,
     isReachable: async () => {
       try {
         await pool.query('SELECT 1');

@@ -1,4 +1,4 @@
-/** Patients (migrations 0001, 0008, 0042). Mirrors the SQL; schema.int.test.ts checks drift. */
+/** Patients (migrations 0001, 0008, 0042, 0061, 0062, 0063). Mirrors the SQL; schema.int.test.ts checks drift. */
 import {
   bigint,
   boolean,
@@ -8,10 +8,12 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { MedicalRecordType } from '@rpm/contracts';
+import { sql } from 'drizzle-orm';
 import { timestamps } from './schema-columns.js';
 
 export const patients = pgTable(
@@ -28,6 +30,8 @@ export const patients = pgTable(
     gender: text(),
     phone: text(),
     email: text(),
+    /** Migration 0061: lower(email), generated; the unique key of emails (patients_email_key). */
+    emailLower: text('email_lower').generatedAlwaysAs(sql`lower(email)`),
     status: text().notNull().default('NORMAL'),
     healthCenterId: uuid('health_center_id'),
     heightCm: doublePrecision('height_cm'),
@@ -60,10 +64,55 @@ export const patients = pgTable(
     relation: text(),
     smoking: boolean(),
     treatedConditions: text('treated_conditions').array().notNull().default([]),
+    /**
+     * Migration 0062 (the list at scale), kept by triggers: when the open SOS case was opened,
+     * whether a bound watch is silent, and the severity rank they and the status give (open case 5,
+     * SOS 4, HIGH_RISK 3, AT_RISK 2, silent watch 1, NORMAL 0), indexed in the list's order.
+     */
+    openSosOpenedAt: timestamps('open_sos_opened_at'),
+    noData: boolean('no_data').notNull().default(false),
+    triageRank: smallint('triage_rank')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`CASE WHEN open_sos_opened_at IS NOT NULL THEN 5 WHEN status = 'SOS' THEN 4 WHEN status = 'HIGH_RISK' THEN 3 WHEN status = 'AT_RISK' THEN 2 WHEN no_data THEN 1 ELSE 0 END`,
+      ),
   },
   (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
 );
 export type PatientRow = typeof patients.$inferSelect;
+
+/**
+ * Live patients per health center (null: none) and status (migration 0062): a key's count is the
+ * sum of its rows, appended by triggers on patients and folded by fold_patient_counts(). Read
+ * only: the application never writes it.
+ */
+export const patientCounts = pgTable(
+  'patient_counts',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    id: bigint({ mode: 'number' }).generatedAlwaysAsIdentity().notNull(),
+    healthCenterId: uuid('health_center_id'),
+    status: text().notNull(),
+    patients: integer().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.id] })],
+);
+
+/**
+ * The patient list's search terms (migration 0063): one row per live patient and term (word
+ * prefixes of names, patient id, email, phone digits), kept by triggers on patients; the primary
+ * key is the search's index (term in "C" collation). Read only: the application never writes it.
+ */
+export const patientSearchTerms = pgTable(
+  'patient_search_terms',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    term: text().notNull(),
+    patientId: uuid('patient_id').notNull(),
+    healthCenterId: uuid('health_center_id'),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.term, table.patientId] })],
+);
 
 export const patientCodeSequences = pgTable('patient_code_sequences', {
   tenantId: uuid('tenant_id').notNull().primaryKey(),

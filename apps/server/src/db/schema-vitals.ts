@@ -1,5 +1,5 @@
 /** Vitals (migration 0013). Mirrors the SQL; schema.int.test.ts checks drift. */
-import { boolean, doublePrecision, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, doublePrecision, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
 import { bytea, timestamps } from './schema-columns.js';
 
 /** Partitioned by month on measured_at; always queried through this parent. */
@@ -21,6 +21,33 @@ export const readings = pgTable(
   (table) => [
     primaryKey({ columns: [table.tenantId, table.patientId, table.measure, table.measuredAt, table.source] }),
   ],
+);
+
+/**
+ * Compact blocks of cold readings (migration 0058): one row per patient, measure and UTC day, the
+ * readings as parallel arrays (at_steps: microseconds from the day's start, then from the reading
+ * before). Written only by compact_patient_readings; read through patient_readings and all_readings.
+ */
+export const readingBlocks = pgTable(
+  'reading_blocks',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    measure: text().notNull(),
+    dayStart: timestamps('day_start').notNull(),
+    count: integer().notNull(),
+    firstAt: timestamps('first_at').notNull(),
+    lastAt: timestamps('last_at').notNull(),
+    atSteps: bigint('at_steps', { mode: 'bigint' }).array().notNull(),
+    measuredValues: doublePrecision('measured_values').array().notNull(),
+    sources: text().array().notNull(),
+    deviceIds: uuid('device_ids').array().notNull(),
+    batchIds: uuid('batch_ids').array().notNull(),
+    receivedAts: timestamps('received_ats').array().notNull(),
+    lateFlags: boolean('late_flags').array().notNull(),
+    compactedAt: timestamps('compacted_at').notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.patientId, table.measure, table.dayStart] })],
 );
 
 const rollupColumns = {

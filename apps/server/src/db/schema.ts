@@ -30,6 +30,7 @@ export * from './schema-alerts.js';
 export * from './schema-app-alerts.js';
 export * from './schema-send-quota.js';
 export * from './schema-payments.js';
+export * from './schema-orders.js';
 export * from './schema-care-plan.js';
 export * from './schema-schedules.js';
 export * from './schema-notifications.js';

@@ -149,7 +149,8 @@ export function uploadImport(
   return uploadWithProgress(`/account/imports/${kind}${query}`, file, importJobSchema, onProgress, signal);
 }
 
-function fileNameOf(response: Response, fallback: string): string {
+/** The file name the answer gives (Content-Disposition), else the fallback. */
+export function fileNameOf(response: Response, fallback: string): string {
   const header = response.headers.get('content-disposition') ?? '';
   const encoded = /filename\*=UTF-8''([^;]+)/i.exec(header)?.[1];
   if (encoded !== undefined) {
@@ -162,13 +163,18 @@ function fileNameOf(response: Response, fallback: string): string {
   return /filename="([^"]+)"/i.exec(header)?.[1] ?? fallback;
 }
 
-async function fetchFile(path: string): Promise<Response> {
-  const request = { method: 'GET', path };
+async function fetchFile(path: string, body: unknown): Promise<Response> {
+  const request = { method: body === undefined ? 'GET' : 'POST', path };
   let response: Response;
   try {
     response = await fetch(path, {
+      method: request.method,
       credentials: 'same-origin',
-      headers: { 'Accept-Language': currentLanguage() },
+      headers: {
+        'Accept-Language': currentLanguage(),
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? null : JSON.stringify(body),
     });
   } catch (error) {
     throw networkError(request, error);
@@ -181,13 +187,13 @@ async function fetchFile(path: string): Promise<Response> {
  * Fetches a file of the API with the session's cookies, renewing the session once if the access
  * token has expired. Failures throw the API's error.
  */
-async function fetchFileWithSession(path: string): Promise<Response> {
+async function fetchFileWithSession(path: string, body?: unknown): Promise<Response> {
   try {
-    return await fetchFile(path);
+    return await fetchFile(path, body);
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== 'auth.sessionExpired' || !(await refreshSession()))
       throw error;
-    return fetchFile(path);
+    return fetchFile(path, body);
   }
 }
 
@@ -199,10 +205,11 @@ export async function fetchFileBlob(path: string): Promise<Blob> {
 
 /**
  * Downloads a file of the API (a template, an error file) as the browser's download, with the
- * session renewed once if the access token has expired. Failures throw the API's error.
+ * session renewed once if the access token has expired. With a body, the file is asked for by a
+ * POST of that JSON (an export described by a form). Failures throw the API's error.
  */
-export async function downloadFile(path: string, fallbackName: string): Promise<void> {
-  const response = await fetchFileWithSession(path);
+export async function downloadFile(path: string, fallbackName: string, body?: unknown): Promise<void> {
+  const response = await fetchFileWithSession(path, body);
   const blob = await response.blob();
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
-import { recordAudit } from '../audit/store.js';
+import { JOB_AUDIT_CONTEXT, recordAudit } from '../audit/store.js';
 import { activeTenantIds } from '../staff/store.js';
 import type { ImportFiles } from './files.js';
 import { failStaleJobs } from './store.js';
@@ -11,7 +11,6 @@ export const STALE_AFTER_MILLISECONDS = 60 * SECOND_MILLISECONDS;
 const RECOVERY_INTERVAL_MILLISECONDS = 15 * SECOND_MILLISECONDS;
 
 /** Nobody acted: the audit rows of the recovery carry no actor. */
-const JOB_CONTEXT = { actorUserId: null, actorTenantId: null, ip: null, userAgent: null, requestId: null };
 
 interface RecoveryLog {
   error(details: object, message: string): void;
@@ -36,7 +35,7 @@ export async function recoverStaleImports(
       const ended = await database.withTenant(tenantId, async (tx) => {
         const jobs = await failStaleJobs(tx, staleBefore, now, 'import.interrupted');
         for (const job of jobs) {
-          await recordAudit(tx, tenantId, JOB_CONTEXT, {
+          await recordAudit(tx, tenantId, JOB_AUDIT_CONTEXT, {
             action: 'IMPORT_FINISHED',
             targetType: 'import',
             targetId: job.id,

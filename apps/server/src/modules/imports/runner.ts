@@ -36,6 +36,27 @@ class ImportStopped extends Error {
   }
 }
 
+/** A refused row on its way to the error file. */
+interface RefusedRow {
+  rowNumber: number;
+  cells: ImportCell[];
+  reasons: string[];
+}
+
+/** Rows read from the file and handed to storage together: one transaction. */
+interface Batch {
+  rows: NumberedRow<unknown>[];
+  /** The cells of each valid row, by row number (a row the database refuses goes to the error file as it was). */
+  cells: Map<number, ImportCell[]>;
+  /** Rows the kind's checks refused, in file order: written to the error file before the batch is stored. */
+  refused: RefusedRow[];
+  /** How far the file had been read when the batch was closed (the progress it records). */
+  bytesRead: number;
+  rowsProcessed: number;
+}
+
+const emptyBatch = (): Batch => ({ rows: [], cells: new Map(), refused: [], bytesRead: 0, rowsProcessed: 0 });
+
 /**
  * Reads a job's file to the end in the background: every row through the kind's checks, valid
  * rows stored in batches inside the tenant's transaction with the importing user's visibility,
@@ -44,6 +65,13 @@ class ImportStopped extends Error {
  * (importOutcome): SUCCEEDED (all stored), PARTIAL (some stored) or FAILED (none stored); a job
  * stopped before the end of its file records why (failureCode) and keeps the batches stored.
  * The uploaded file is removed either way.
+ *
+ * Reading and storing overlap: while one batch is being stored (in PostgreSQL), the next is read
+ * and checked (here); a full batch waits for the one before to be stored, so at most two batches
+ * are held whatever the size of the file, and batches are stored one after the other, in file
+ * order. Each batch writes its refused rows to the error file when its turn to be stored comes,
+ * so the error file, the counts and the stop on a failed batch are what reading and storing one
+ * batch after the other gives.
  */
 async function runImport(
   dependencies: RunnerDependencies,
@@ -64,9 +92,11 @@ async function runImport(
   let bytesRead = 0;
   let rowsProcessed = 0;
   let rowsStored = 0;
-  let pending: NumberedRow<unknown>[] = [];
-  let pendingCells = new Map<number, ImportCell[]>();
-  let lastWrite = Date.now();
+  let filling = emptyBatch();
+  let lastHandOff = Date.now();
+  /** The batch being stored, if any; a failure is kept to stop the reading. */
+  let storing: Promise<void> | undefined;
+  let storeFailure: { error: unknown } | undefined;
 
   const progress = () => ({
     bytesRead,
@@ -76,27 +106,46 @@ async function runImport(
     heartbeatAt: clock.now(),
   });
 
-  const flush = async () => {
-    const batch = pending;
-    const cells = pendingCells;
-    pending = [];
-    pendingCells = new Map();
-    lastWrite = Date.now();
+  const store = async (batch: Batch) => {
+    for (const row of batch.refused) errorFile.add(row.rowNumber, row.cells, row.reasons);
     await database.withTenant(
       tenantId,
       async (tx) => {
-        const refused = batch.length === 0 ? [] : await kind.insertBatch(tx, batch, context);
+        const refused = batch.rows.length === 0 ? [] : await kind.insertBatch(tx, batch.rows, context);
         const refusedNumbers = new Set<number>();
         for (const failure of refused) {
-          if (refusedNumbers.has(failure.rowNumber) || !cells.has(failure.rowNumber)) continue;
+          if (refusedNumbers.has(failure.rowNumber) || !batch.cells.has(failure.rowNumber)) continue;
           refusedNumbers.add(failure.rowNumber);
-          errorFile.add(failure.rowNumber, cells.get(failure.rowNumber) ?? [], failure.reasons);
+          errorFile.add(failure.rowNumber, batch.cells.get(failure.rowNumber) ?? [], failure.reasons);
         }
-        rowsStored += batch.length - refusedNumbers.size;
-        await updateJob(tx, job.id, progress());
+        rowsStored += batch.rows.length - refusedNumbers.size;
+        await updateJob(tx, job.id, {
+          ...progress(),
+          bytesRead: batch.bytesRead,
+          rowsProcessed: batch.rowsProcessed,
+        });
       },
       visibility,
     );
+  };
+
+  /**
+   * Starts storing the batch being filled once the one before is stored (its failure, or a stop
+   * meanwhile, ends the reading here) and begins the next batch.
+   */
+  const handOff = async () => {
+    await storing;
+    if (signal.aborted) throw new ImportStopped();
+    const batch = filling;
+    batch.bytesRead = bytesRead;
+    batch.rowsProcessed = rowsProcessed;
+    filling = emptyBatch();
+    // The interval counts from the start of a batch's storing, as the reading goes on from there.
+    lastHandOff = Date.now();
+    storing = store(batch);
+    storing.catch((error: unknown) => {
+      storeFailure ??= { error };
+    });
   };
 
   let failureCode: ErrorCode | null = null;
@@ -112,6 +161,7 @@ async function runImport(
         onBytesRead: (bytes) => (bytesRead = bytes),
       })) {
         if (signal.aborted) throw new ImportStopped();
+        if (storeFailure !== undefined) throw storeFailure.error;
         // The header row was checked when the file was accepted.
         if (isHeader) {
           isHeader = false;
@@ -120,19 +170,30 @@ async function runImport(
         rowsProcessed++;
         const parsed = kind.parseRow(row.cells, context);
         if (parsed.ok) {
-          pending.push({ rowNumber: row.rowNumber, value: parsed.value });
-          pendingCells.set(row.rowNumber, row.cells);
+          filling.rows.push({ rowNumber: row.rowNumber, value: parsed.value });
+          filling.cells.set(row.rowNumber, row.cells);
         } else {
-          errorFile.add(row.rowNumber, row.cells, parsed.reasons);
+          filling.refused.push({ rowNumber: row.rowNumber, cells: row.cells, reasons: parsed.reasons });
         }
-        if (pending.length >= IMPORT_BATCH_ROWS || Date.now() - lastWrite >= PROGRESS_INTERVAL_MILLISECONDS)
-          await flush();
+        if (
+          filling.rows.length >= IMPORT_BATCH_ROWS ||
+          filling.refused.length >= IMPORT_BATCH_ROWS ||
+          Date.now() - lastHandOff >= PROGRESS_INTERVAL_MILLISECONDS
+        )
+          await handOff();
       }
     } finally {
       workbook.close();
     }
-    await flush();
+    await handOff();
+    await storing;
   } catch (error) {
+    // A batch may still be being stored: let it end, so that what it stored is counted below.
+    await storing?.catch(() => undefined);
+    // Reading stopped (a stop, a broken file): the rows read and refused so far are reported, as
+    // they are when each row is handled in turn. After a failed batch nothing beyond it was reached.
+    if (storeFailure === undefined)
+      for (const row of filling.refused) errorFile.add(row.rowNumber, row.cells, row.reasons);
     const isFileProblem = error instanceof UnreadableWorkbookError || error instanceof WorkbookRejectedError;
     failureCode = isFileProblem ? 'import.invalidFile' : 'import.interrupted';
     if (!(error instanceof ImportStopped) && !isFileProblem)

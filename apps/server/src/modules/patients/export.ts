@@ -1,7 +1,7 @@
 import type { PatientExportQuery } from '@rpm/contracts';
 import { resources, type SupportedLanguage } from '@rpm/i18n';
 import type { Readable } from 'node:stream';
-import { withCaller } from '../../db/caller.js';
+import { readAsCaller } from '../../db/caller.js';
 import { AppError } from '../../http/app-error.js';
 import { xlsxStream, type XlsxColumn, type XlsxValue } from '../../lib/xlsx.js';
 import { recordPatientReads } from '../audit/reads.js';
@@ -37,20 +37,25 @@ export async function exportPatients(
   language: SupportedLanguage,
 ): Promise<{ fileName: string; stream: Readable }> {
   const { auth, clock } = environment;
-  const total = await withCaller(environment.database, auth, async (tx) => {
+  // An export may be a few seconds old: the tenant's replica may serve its reads; the audit row
+  // is written on the primary.
+  const ids = await readAsCaller(
+    environment.database,
+    auth,
     // The ids of the file's rows, read with its filters and order: the audit row names them all.
-    const ids = await store.patientIdsOf(tx, { ...query, callerId: auth.userId });
-    if (ids.length > 0) {
+    (tx) => store.patientIdsOf(tx, { ...query, callerId: auth.userId, visibility: auth.visibility }),
+    async (tx, listed) => {
+      if (listed.length === 0) return;
       await recordPatientReads(
         tx,
         auth.tenantId,
         environment.audit,
-        { action: 'PATIENT_EXPORTED', patientIds: ids, details: { ...query, total: ids.length } },
+        { action: 'PATIENT_EXPORTED', patientIds: listed, details: { ...query, total: listed.length } },
         clock.now(),
       );
-    }
-    return ids.length;
-  });
+    },
+  );
+  const total = ids.length;
   if (total === 0) throw new AppError('export.noData');
   const texts = catalogueOf(language);
   const columns: XlsxColumn[] = PATIENT_IMPORT_HEADERS.map((header) => ({
@@ -60,8 +65,13 @@ export async function exportPatients(
 
   async function* rows(): AsyncGenerator<XlsxValue[]> {
     for (let offset = 0; offset < total; offset += EXPORT_BATCH) {
-      const batch = await withCaller(environment.database, auth, (tx) =>
-        store.patientBatch(tx, { ...query, callerId: auth.userId }, offset, EXPORT_BATCH),
+      const batch = await readAsCaller(environment.database, auth, (tx) =>
+        store.patientBatch(
+          tx,
+          { ...query, callerId: auth.userId, visibility: auth.visibility },
+          offset,
+          EXPORT_BATCH,
+        ),
       );
       for (const { patient, centerName } of batch) {
         yield [

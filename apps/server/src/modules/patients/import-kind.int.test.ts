@@ -142,6 +142,108 @@ it('reports a clash with a patient the importer cannot see, and puts rows withou
   expect(mine?.health_center_id).toBe(org.centerA.id);
 });
 
+it('gives rows refused for another reason their clashes with stored patients too, and stores the rest once', async () => {
+  await createPatient(testDb.database, org.tenant.id, {
+    healthCenterId: org.centerA.id,
+    phone: '0977300009',
+    patientCode: 'TAKEN-3',
+  });
+  const context: ImportContext = {
+    tenantId: org.tenant.id,
+    auth: authOf(org.admin.id, null),
+    clock: systemClock,
+    language: 'en',
+    defaultHealthCenterId: null,
+  };
+  const [before] = await asOwner<{ next_value: string }>(
+    testDb.ownerUrl,
+    'SELECT next_value FROM patient_code_sequences WHERE tenant_id = $1',
+    [org.tenant.id],
+  );
+  const rows = rowsOf([
+    cells('', '0977300001', 'first@refused.example', 'Center A'),
+    // Refused for its center, and its phone belongs to a stored patient.
+    cells('', '0977300009', 'second@refused.example', 'Nowhere'),
+    // Repeats row 2's email, and its code belongs to a stored patient.
+    cells('TAKEN-3', '0977300003', 'FIRST@refused.example', 'Center A'),
+    cells('', '0977300004', 'fourth@refused.example', 'Center B'),
+  ]);
+  const failures = await withCaller(testDb.database, context.auth, (tx) =>
+    insertPatientBatch(tx, rows, context),
+  );
+  expect(failures).toEqual([
+    {
+      rowNumber: 3,
+      reasons: [
+        'Health center not found: Nowhere',
+        'Phone number already used by another patient: 0977300009',
+      ],
+    },
+    { rowNumber: 4, reasons: ['Patient ID already exists: TAKEN-3', 'Email repeats row 2 of this file'] },
+  ]);
+  const stored = await asOwner<{ email: string; patient_code: string }>(
+    testDb.ownerUrl,
+    `SELECT email, patient_code FROM patients WHERE tenant_id = $1 AND email LIKE '%@refused.example' ORDER BY email`,
+    [org.tenant.id],
+  );
+  expect(stored.map((row) => row.email)).toEqual(['first@refused.example', 'fourth@refused.example']);
+  const [after] = await asOwner<{ next_value: string }>(
+    testDb.ownerUrl,
+    'SELECT next_value FROM patient_code_sequences WHERE tenant_id = $1',
+    [org.tenant.id],
+  );
+  // Two codes given, from one allocation.
+  expect(Number(after?.next_value) - Number(before?.next_value)).toBe(2);
+});
+
+it('judges a batch the full way when a row clashes with a stored patient, and allocates its codes once', async () => {
+  await createPatient(testDb.database, org.tenant.id, {
+    healthCenterId: org.centerA.id,
+    email: 'stored@clash.example',
+    patientCode: 'TAKEN-4',
+  });
+  const context: ImportContext = {
+    tenantId: org.tenant.id,
+    auth: authOf(org.admin.id, null),
+    clock: systemClock,
+    language: 'en',
+    defaultHealthCenterId: org.centerA.id,
+  };
+  const [before] = await asOwner<{ next_value: string }>(
+    testDb.ownerUrl,
+    'SELECT next_value FROM patient_code_sequences WHERE tenant_id = $1',
+    [org.tenant.id],
+  );
+  const rows = rowsOf([
+    cells('', '0977400001', 'STORED@clash.example', ''),
+    // Repeats row 2's phone: with row 2 refused, it is not a repeat of an accepted row.
+    cells('', '0977400001', 'other@clash.example', ''),
+    cells('', '0977400003', 'third@clash.example', ''),
+  ]);
+  const failures = await withCaller(testDb.database, context.auth, (tx) =>
+    insertPatientBatch(tx, rows, context),
+  );
+  expect(failures).toEqual([
+    { rowNumber: 2, reasons: ['Email already used by another patient: stored@clash.example'] },
+  ]);
+  const stored = await asOwner<{ email: string }>(
+    testDb.ownerUrl,
+    `SELECT email FROM patients WHERE tenant_id = $1 AND email LIKE '%@clash.example' ORDER BY email`,
+    [org.tenant.id],
+  );
+  expect(stored.map((row) => row.email)).toEqual([
+    'other@clash.example',
+    'stored@clash.example',
+    'third@clash.example',
+  ]);
+  const [after] = await asOwner<{ next_value: string }>(
+    testDb.ownerUrl,
+    'SELECT next_value FROM patient_code_sequences WHERE tenant_id = $1',
+    [org.tenant.id],
+  );
+  expect(Number(after?.next_value) - Number(before?.next_value)).toBe(2);
+});
+
 it('stores a large batch with multi-row inserts', async () => {
   const context: ImportContext = {
     tenantId: org.tenant.id,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoDateOf, parsePatientRow, PATIENT_IMPORT_HEADERS } from './import-kind.js';
+import { isCalendarDay, isoDateOf, parsePatientRow, PATIENT_IMPORT_HEADERS } from './import-kind.js';
 
 const yearsAgo = (years: number, days = 0) => {
   const date = new Date();
@@ -29,6 +29,20 @@ const row = (changes: Partial<Record<number, string | number | Date | null>> = {
 };
 
 describe('patient import rows', () => {
+  it('knows the days of the calendar as Date does (a date read back unchanged)', () => {
+    for (const year of [0, 1, 4, 100, 400, 1600, 1900, 1999, 2000, 2023, 2024, 2100, 9999])
+      for (let month = 0; month <= 13; month++)
+        for (let day = 0; day <= 32; day++) {
+          const iso = `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+          const parsed = new Date(`${iso}T00:00:00Z`);
+          const real = !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === iso;
+          expect(isCalendarDay(year, month, day), iso).toBe(real);
+        }
+    expect(isoDateOf('29/02/2024')).toBe('2024-02-29');
+    expect(isoDateOf('29/2/2023')).toBe('29/2/2023');
+    expect(isoDateOf('5/1/1980')).toBe('1980-01-05');
+  });
+
   it('has the template headers of the spec, in order', () => {
     expect(PATIENT_IMPORT_HEADERS).toEqual([
       'Patient ID',

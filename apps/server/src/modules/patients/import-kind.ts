@@ -1,6 +1,7 @@
 import { IDENTIFIER_REQUIRED_MESSAGE, patientCreateSchema, type PatientCreate } from '@rpm/contracts';
 import { resources, type SupportedLanguage } from '@rpm/i18n';
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { uuidv7 } from 'uuidv7';
 import type { z } from 'zod';
 import type { TenantTransaction } from '../../db/database.js';
@@ -87,17 +88,27 @@ export function isoDateOf(cell: ImportCell | undefined): string | null {
   const match = DAY_MONTH_YEAR.exec(value);
   if (match === null) return value;
   const [, day = '', month = '', year = ''] = match;
-  const iso = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
-  const parsed = new Date(`${iso}T00:00:00Z`);
-  // 31/02/2000 is not a date, even though Date would roll it over.
-  return Number.isNaN(parsed.getTime()) || parsed.toISOString().slice(0, 10) !== iso ? value : iso;
+  // 31/02/2000 is not a date, even though Date would roll it over. Checked with the calendar's
+  // rules rather than by a round trip through Date, which cost more than the rest of the row.
+  return isCalendarDay(Number(year), Number(month), Number(day))
+    ? `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`
+    : value;
+}
+
+/** Whether year-month-day names a day of the (proleptic) Gregorian calendar. */
+export function isCalendarDay(year: number, month: number, day: number): boolean {
+  if (month < 1 || month > 12 || day < 1) return false;
+  const isLeap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days =
+    month === 2 ? (isLeap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return day <= days;
 }
 
 /** Text in the dd/MM/yyyy shape that names no day of the calendar (31/02/1980, 12/13/2000). */
-function isImpossibleDate(cell: ImportCell | undefined): boolean {
+function isImpossibleDate(cell: ImportCell | undefined, iso: string | null): boolean {
   if (cell instanceof Date) return Number.isNaN(cell.getTime());
   const value = text(cell);
-  return value !== null && DAY_MONTH_YEAR.test(value) && isoDateOf(value) === value;
+  return value !== null && DAY_MONTH_YEAR.test(value) && iso === value;
 }
 
 const GENDER_WORDS: Record<string, 'MALE' | 'FEMALE' | 'OTHER'> = {
@@ -180,11 +191,12 @@ export function parsePatientRow(
     contractId,
   ] = cells;
   const genderText = text(gender);
+  const birthdayIso = isoDateOf(birthday);
   const candidate = {
     patientCode: text(code),
     firstName: text(firstName) ?? undefined,
     lastName: text(lastName) ?? undefined,
-    birthday: isoDateOf(birthday) ?? undefined,
+    birthday: birthdayIso ?? undefined,
     gender:
       genderText === null ? undefined : (GENDER_WORDS[genderText.toLowerCase()] ?? genderText.toUpperCase()),
     phone: text(phone),
@@ -199,7 +211,7 @@ export function parsePatientRow(
   // One reason per cell, the most specific: a date that does not exist is only that, not also
   // "in the future" and "under 18" (which the schema adds for a value it cannot read as a date).
   const reasonsByCell = new Map<string, string>();
-  if (isImpossibleDate(birthday))
+  if (isImpossibleDate(birthday, birthdayIso))
     reasonsByCell.set(
       'birthday',
       reasonText(language, 'dateNotReal', { field: FIELD_COLUMNS.birthday ?? '' }),
@@ -225,50 +237,49 @@ async function centersByName(tx: TenantTransaction, names: string[]): Promise<Ma
 
 const INSERT_CHUNK = 1000;
 
+const IDENTIFIERS = [
+  { kind: 'code', field: 'patientCode', reason: 'codeExists' },
+  { kind: 'phone', field: 'phone', reason: 'phoneExists' },
+  { kind: 'email', field: 'email', reason: 'emailExists' },
+  { kind: 'contract', field: 'contractId', reason: 'contractIdExists' },
+] as const;
+
+/** How an identifier is compared: emails without regard to case. */
+const identifierKey = (kind: (typeof IDENTIFIERS)[number]['kind'], raw: string) =>
+  `${kind}:${kind === 'email' ? raw.toLowerCase() : raw}`;
+
+interface AcceptedRow {
+  rowNumber: number;
+  input: PatientCreate;
+  centerId: string | null;
+}
+
+interface Judgement {
+  /** Refused rows and their reasons, in row order. */
+  failures: Map<number, string[]>;
+  accepted: AcceptedRow[];
+}
+
 /**
- * Stores a batch: resolves health centers by name (an empty cell: the upload's default center), refuses duplicates (in the tenant as far as the
- * caller sees, and earlier in the same batch, per row and field), gives generated codes from one
- * sequence update, and inserts the rest with multi-row INSERTs. A clash with a record outside the
- * caller's centers is still caught by the unique indexes (ON CONFLICT DO NOTHING) and reported.
+ * The checks of a batch that need no more than its rows: the health center (by name, else the
+ * upload's default), identifiers `taken` by patients the caller sees, and identifiers repeated
+ * from an earlier accepted row of the batch; every reason of a row, per field.
  */
-export async function insertPatientBatch(
-  tx: TenantTransaction,
+function judgeBatch(
   rows: readonly NumberedRow<PatientImportRow>[],
+  centers: Map<string, string>,
   context: ImportContext,
-): Promise<RowFailure[]> {
-  const { language, tenantId } = context;
+  taken: ReadonlySet<string>,
+): Judgement {
+  const { language } = context;
   const failures = new Map<number, string[]>();
   const fail = (rowNumber: number, reason: string) =>
     failures.set(rowNumber, [...(failures.get(rowNumber) ?? []), reason]);
-
-  const names = [
-    ...new Set(rows.map((row) => row.value.centerName?.toLowerCase()).filter((name) => name !== undefined)),
-  ];
-  const centers = await centersByName(tx, names);
   // A row without a health center goes to the one chosen with the upload, else it is refused: a
   // patient stored without a center would be seen by nobody but the tenant's admins.
   const defaultCenter = context.defaultHealthCenterId;
-
-  const existing = await store.existingIdentifiers(tx, {
-    codes: rows
-      .map((row) => row.value.input.patientCode)
-      .filter((value) => value !== null && value !== undefined),
-    phones: rows.map((row) => row.value.input.phone).filter((value) => value !== null && value !== undefined),
-    emails: rows.map((row) => row.value.input.email?.toLowerCase()).filter((value) => value !== undefined),
-    contractIds: rows
-      .map((row) => row.value.input.contractId)
-      .filter((value) => value !== null && value !== undefined),
-  });
-  const taken = new Set(existing.map((row) => `${row.kind}:${row.value}`));
   const seen = new Map<string, number>();
-  const identifiers = [
-    { kind: 'code', field: 'patientCode', reason: 'codeExists' },
-    { kind: 'phone', field: 'phone', reason: 'phoneExists' },
-    { kind: 'email', field: 'email', reason: 'emailExists' },
-    { kind: 'contract', field: 'contractId', reason: 'contractIdExists' },
-  ] as const;
-
-  const accepted: { rowNumber: number; input: PatientCreate; centerId: string | null }[] = [];
+  const accepted: AcceptedRow[] = [];
   for (const { rowNumber, value } of rows) {
     let centerId: string | null = null;
     if (value.centerName !== null) {
@@ -281,10 +292,10 @@ export async function insertPatientBatch(
     } else {
       centerId = defaultCenter;
     }
-    for (const identifier of identifiers) {
+    for (const identifier of IDENTIFIERS) {
       const raw = value.input[identifier.field];
       if (raw === null || raw === undefined) continue;
-      const key = `${identifier.kind}:${identifier.kind === 'email' ? raw.toLowerCase() : raw}`;
+      const key = identifierKey(identifier.kind, raw);
       if (taken.has(key)) {
         fail(rowNumber, reasonText(language, identifier.reason, { value: raw }));
         continue;
@@ -300,15 +311,44 @@ export async function insertPatientBatch(
         );
     }
     if (!failures.has(rowNumber)) {
-      for (const identifier of identifiers) {
+      for (const identifier of IDENTIFIERS) {
         const raw = value.input[identifier.field];
-        if (raw !== null && raw !== undefined)
-          seen.set(`${identifier.kind}:${identifier.kind === 'email' ? raw.toLowerCase() : raw}`, rowNumber);
+        if (raw !== null && raw !== undefined) seen.set(identifierKey(identifier.kind, raw), rowNumber);
       }
       accepted.push({ rowNumber, input: value.input, centerId });
     }
   }
+  return { failures, accepted };
+}
 
+/** The identifiers of these rows that belong to a patient the caller sees, as identifierKey keys. */
+async function takenIdentifiers(
+  tx: TenantTransaction,
+  rows: readonly { input: PatientCreate }[],
+): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const existing = await store.existingIdentifiers(tx, {
+    codes: rows.map((row) => row.input.patientCode).filter((value) => value !== null && value !== undefined),
+    phones: rows.map((row) => row.input.phone).filter((value) => value !== null && value !== undefined),
+    emails: rows.map((row) => row.input.email?.toLowerCase()).filter((value) => value !== undefined),
+    contractIds: rows
+      .map((row) => row.input.contractId)
+      .filter((value) => value !== null && value !== undefined),
+  });
+  return new Set(existing.map((row) => `${row.kind}:${row.value}`));
+}
+
+/**
+ * Gives codes (one sequence update) and inserts the accepted rows with multi-row INSERTs. A row
+ * the unique indexes refuse is not stored and returned ('skip'), or fails the insert ('fail').
+ */
+async function storeAccepted(
+  tx: TenantTransaction,
+  accepted: readonly AcceptedRow[],
+  context: ImportContext,
+  onClash: 'skip' | 'fail',
+): Promise<{ rowNumber: number; row: Omit<typeof patients.$inferInsert, 'tenantId'> }[]> {
+  const { tenantId } = context;
   const givenCodes = accepted
     .map((row) => row.input.patientCode)
     .filter((code) => code !== null && code !== undefined);
@@ -321,7 +361,6 @@ export async function insertPatientBatch(
     return {
       rowNumber,
       row: {
-        tenantId,
         id: uuidv7(),
         patientCode,
         firstName: input.firstName,
@@ -337,30 +376,102 @@ export async function insertPatientBatch(
         addressLine: input.address.line,
         healthCenterId: centerId,
         contractId: input.contractId ?? null,
-        createdAt: now,
-        updatedAt: now,
-      } satisfies typeof patients.$inferInsert,
+      } satisfies Omit<typeof patients.$inferInsert, 'tenantId'>,
     };
   });
+  const refused: typeof values = [];
   for (let start = 0; start < values.length; start += INSERT_CHUNK) {
     const chunk = values.slice(start, start + INSERT_CHUNK);
     const stored = await store.insertImportedPatients(
       tx,
+      { tenantId, createdAt: now },
       chunk.map((entry) => entry.row),
+      onClash,
     );
-    for (const entry of chunk) {
-      if (!stored.has(entry.row.id))
-        fail(
-          entry.rowNumber,
-          reasonText(language, 'alreadyExists', {
-            value: [entry.row.patientCode, entry.row.phone, entry.row.email, entry.row.contractId]
-              .filter(Boolean)
-              .join(' / '),
-          }),
-        );
+    for (const entry of chunk) if (!stored.has(entry.row.id)) refused.push(entry);
+  }
+  return refused;
+}
+
+/** A unique index refused a row (PostgreSQL 23505), possibly wrapped by the query layer. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let current = error; current instanceof Error; current = current.cause)
+    if (current instanceof pg.DatabaseError && current.code === '23505') return true;
+  return false;
+}
+
+/**
+ * Stores a batch: resolves health centers by name (an empty cell: the upload's default center),
+ * refuses duplicates (in the tenant as far as the caller sees, and earlier in the same batch, per
+ * row and field), gives generated codes from one sequence update, and inserts the rest with
+ * multi-row INSERTs. A clash with a record outside the caller's centers is still caught by the
+ * unique indexes (ON CONFLICT DO NOTHING) and reported.
+ *
+ * Most batches clash with nothing stored, so the batch is first judged as if no identifier were
+ * taken, and only the identifiers of the rows refused anyway (a center, a repeat) are looked up.
+ * When none of the accepted rows' identifiers is among those and the unique indexes then refuse
+ * none of them (the indexes cover code, phone, email and contract id over the whole tenant), no
+ * identifier of an accepted row is taken, and the judgement is exactly the one a lookup of every
+ * identifier first would give (the same rows accepted in the same order, the refused rows with
+ * their reasons). That insert has no ON CONFLICT: a clash fails it (cheaper for PostgreSQL when
+ * nothing clashes), the insert is undone (savepoint) and the batch is judged the full way: every
+ * identifier looked up, then stored with ON CONFLICT DO NOTHING, a row clashing with a record the
+ * caller does not see reported as already existing.
+ */
+export async function insertPatientBatch(
+  tx: TenantTransaction,
+  rows: readonly NumberedRow<PatientImportRow>[],
+  context: ImportContext,
+): Promise<RowFailure[]> {
+  const names = [
+    ...new Set(rows.map((row) => row.value.centerName?.toLowerCase()).filter((name) => name !== undefined)),
+  ];
+  const centers = await centersByName(tx, names);
+  const failuresOf = (judgement: Judgement) =>
+    [...judgement.failures].map(([rowNumber, reasons]) => ({ rowNumber, reasons }));
+
+  const guess = judgeBatch(rows, centers, context, new Set());
+  const refusedAnyway = rows.filter((row) => guess.failures.has(row.rowNumber)).map((row) => row.value);
+  const takenByRefused = await takenIdentifiers(tx, refusedAnyway);
+  const acceptedClash = guess.accepted.some((row) =>
+    IDENTIFIERS.some((identifier) => {
+      const raw = row.input[identifier.field];
+      return raw !== null && raw !== undefined && takenByRefused.has(identifierKey(identifier.kind, raw));
+    }),
+  );
+  if (!acceptedClash) {
+    await tx.execute(sql`SAVEPOINT patient_import_batch`);
+    try {
+      await storeAccepted(tx, guess.accepted, context, 'fail');
+      await tx.execute(sql`RELEASE SAVEPOINT patient_import_batch`);
+      return failuresOf(
+        takenByRefused.size === 0 ? guess : judgeBatch(rows, centers, context, takenByRefused),
+      );
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      await tx.execute(sql`ROLLBACK TO SAVEPOINT patient_import_batch`);
+      await tx.execute(sql`RELEASE SAVEPOINT patient_import_batch`);
     }
   }
-  return [...failures].map(([rowNumber, reasons]) => ({ rowNumber, reasons }));
+
+  const judgement = judgeBatch(
+    rows,
+    centers,
+    context,
+    await takenIdentifiers(
+      tx,
+      rows.map((row) => row.value),
+    ),
+  );
+  for (const entry of await storeAccepted(tx, judgement.accepted, context, 'skip')) {
+    const reason = reasonText(context.language, 'alreadyExists', {
+      value: [entry.row.patientCode, entry.row.phone, entry.row.email, entry.row.contractId]
+        .filter(Boolean)
+        .join(' / '),
+    });
+    judgement.failures.set(entry.rowNumber, [...(judgement.failures.get(entry.rowNumber) ?? []), reason]);
+  }
+  return failuresOf(judgement);
 }
 
 /** Bulk patient import: the template's columns and the §5 rules for one row. */

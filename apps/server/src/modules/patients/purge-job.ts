@@ -4,11 +4,10 @@ import type { Database } from '../../db/database.js';
 import { notifications, users } from '../../db/schema.js';
 import { HOUR, type Clock } from '../../lib/clock.js';
 import type { FileStorage } from '../../lib/file-storage.js';
-import { recordAudit } from '../audit/store.js';
+import { JOB_AUDIT_CONTEXT, recordAudit } from '../audit/store.js';
 import { activeCustomerTenantIds, lockPurgeDue, purgePatients } from './store.js';
 
 /** Nobody acted: the audit rows of the job carry no actor. */
-const JOB_CONTEXT = { actorUserId: null, actorTenantId: null, ip: null, userAgent: null, requestId: null };
 
 /**
  * One pass of the purge job (spec §4, §9: data deleted 30 days after account deletion): in every
@@ -31,6 +30,8 @@ export async function purgeDeletedPatients(
         const due = await lockPurgeDue(tx, now);
         if (due.length === 0) return [];
         const fileKeys = await purgePatients(
+          database,
+          tenantId,
           tx,
           due.map((row) => row.id),
         );
@@ -44,7 +45,7 @@ export async function purgeDeletedPatients(
           await tx.delete(notifications).where(inArray(notifications.recipientId, userIds));
         }
         for (const row of due) {
-          await recordAudit(tx, tenantId, JOB_CONTEXT, {
+          await recordAudit(tx, tenantId, JOB_AUDIT_CONTEXT, {
             action: 'PATIENT_PURGED',
             subjectUserId: row.userId,
             targetType: 'patient',

@@ -1,5 +1,4 @@
 import {
-  SSL_MODES,
   TENANT_CONNECTION_KINDS,
   type RoleCode,
   type TenantConnectionInput,
@@ -14,19 +13,17 @@ import {
   leadsToSameDatabase,
   readConnectionFacts,
   UnsafeConnectionError,
-  type Queryable,
   type TenantTargetContext,
 } from '../../db/connection-guard.js';
 import { CONNECTION_PASSWORD_PURPOSE, connectionPasswordContext, connectionUrlOf, type ConnectionTarget } from '../../db/database.js';
-import { APP_ROLE, migrate } from '../../db/migrator.js';
 import { AppError } from '../../http/app-error.js';
 import { createSecretBox } from '../../lib/secret-box.js';
 import { recordAudit } from '../audit/store.js';
 import { findManageableTenant, type TenantAdminEnvironment } from './admin-service.js';
+import { CONNECTION_TEST_TIMEOUT_MILLISECONDS, isSameTarget, prepareDedicatedDatabase, sslModeOf, targetOf } from './dedicated-databases.js';
 import * as store from './store.js';
 
-/** How long the server waits for a supplied server before calling it unreachable. */
-export const CONNECTION_TEST_TIMEOUT_MILLISECONDS = 5_000;
+export { CONNECTION_TEST_TIMEOUT_MILLISECONDS, migrateDedicatedTenants, refusalOf, storedDedicatedPrimaries, type DedicatedStartLog } from './dedicated-databases.js';
 
 type DedicatedSet = Record<TenantConnectionKind, TenantConnectionInput & { kind: TenantConnectionKind; index: number }>;
 type ConnectionPlan = { connectionType: 'SHARED' } | { connectionType: 'DEDICATED'; connections: DedicatedSet };
@@ -56,15 +53,6 @@ export function planConnections(input: TenantConnectionsInput): ConnectionPlan {
   ) as DedicatedSet;
   return { connectionType: 'DEDICATED', connections };
 }
-
-const targetOf = (connection: TenantConnectionInput): ConnectionTarget => ({
-  host: connection.host.replace(/^\[|\]$/g, ''),
-  port: connection.port,
-  database: connection.database,
-  user: connection.user,
-  password: connection.password,
-  sslMode: connection.sslMode,
-});
 
 /** Only these roles may run the connection test on its own (saving still tests). */
 export const CONNECTION_TEST_ROLES: readonly RoleCode[] = ['ROOT', 'SUPER_ADMIN'];
@@ -170,7 +158,6 @@ export async function testTenantConnections(environment: TenantAdminEnvironment,
   return { connections };
 }
 
-const sslModeOf = (value: string) => SSL_MODES.find((mode) => mode === value) ?? 'disable';
 
 /** GET /manage/sadmin/tenant/{id}/connections: never a password. */
 export async function readTenantConnections(environment: TenantAdminEnvironment, tenantId: string): Promise<TenantConnections> {
@@ -187,135 +174,15 @@ export async function readTenantConnections(environment: TenantAdminEnvironment,
   };
 }
 
-/**
- * Prepares a DEDICATED tenant's primary database: all migrations (as the primary user, who owns
- * what they create), then a copy of the tenant's row so the data-plane foreign keys hold, and of its
- * time zone setting (where its patients' local days are computed). The
- * app's requests for the tenant run as that same user (see the router in db/database.ts), so
- * migrate() is told the login role is rpm_app's business and left alone: only the role must exist
- * for the grants in the migrations (created when missing, which needs CREATEROLE).
- */
-async function prepareDedicatedDatabase(environment: TenantAdminEnvironment, tenant: store.TenantRow, primary: TenantConnectionInput) {
-  const url = connectionUrlOf(targetOf(primary));
-  const timeZone = (await store.readTenantSettings(environment.database.system, tenant.id)).get('TIME_ZONE');
-  try {
-    await migrate({ ownerUrl: url, secretsKey: environment.secretsKey, appUser: APP_ROLE });
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECTION_TEST_TIMEOUT_MILLISECONDS });
-    await client.connect();
-    try {
-      await client.query(
-        `INSERT INTO tenants (id, code, name, official_name, connection_type) VALUES ($1, $2, $3, $4, 'DEDICATED')
-         ON CONFLICT (id) DO UPDATE SET code = excluded.code, name = excluded.name, official_name = excluded.official_name,
-           connection_type = 'DEDICATED', updated_at = now()`,
-        [tenant.id, tenant.code, tenant.name, tenant.officialName],
-      );
-      // Its patients' local days are computed there, in the tenant's zone (none: the default).
-      await client.query(`DELETE FROM tenant_settings WHERE tenant_id = $1 AND key = 'TIME_ZONE'`, [tenant.id]);
-      if (timeZone !== undefined)
-        await client.query(`INSERT INTO tenant_settings (tenant_id, key, value) VALUES ($1, 'TIME_ZONE', $2)`, [tenant.id, timeZone]);
-    } finally {
-      await client.end();
-    }
-  } catch (error) {
-    environment.log.warn({ err: error, tenantId: tenant.id }, 'dedicated tenant database could not be prepared');
-    throw new AppError('tenant.databaseSetupFailed', { cause: error });
-  }
-}
-
-/** Where start-up work on DEDICATED tenants' databases reports (a pino or Fastify logger). */
-export interface DedicatedStartLog {
-  info(details: object, message: string): void;
-  error(details: object, message: string): void;
-}
-
-/** Why a DEDICATED tenant's stored primary connection was not used, for the log (never its password). */
-export function refusalOf(error: unknown): { reason: string; detail?: string } {
-  const cause = error instanceof Error && error.cause instanceof UnsafeConnectionError ? error.cause : error;
-  if (cause instanceof UnsafeConnectionError) return { reason: cause.reason };
-  return { reason: 'unusable', detail: error instanceof Error ? error.message : String(error) };
-}
-
-/** A DEDICATED tenant's stored primary connection, for work done there outside requests. */
-export interface StoredDedicatedPrimary {
-  tenantId: string;
-  /** Opens the stored password: the URL carries it, so it is never logged. */
-  url: () => string;
-  /**
-   * Every target check, run inside the given session of this connection before anything is done
-   * there: fails with an error naming the tenant (its cause an UnsafeConnectionError) when the
-   * login role can bypass row level security or the database is the platform's or another
-   * tenant's. Meant for each new connection (pg-pool `onConnect`, migrate's `checkConnection`).
-   */
-  check: (connection: Queryable) => Promise<void>;
-}
-
-/**
- * Every DEDICATED tenant's stored primary connection with its target checks: what the start-up
- * migrations and the job runners use. The platform's facts are read once, through its own pool.
- */
-export async function storedDedicatedPrimaries(database: TenantAdminEnvironment['database'], secretsKey: Buffer): Promise<StoredDedicatedPrimary[]> {
-  const box = createSecretBox(secretsKey, CONNECTION_PASSWORD_PURPOSE);
-  const platform = await readConnectionFacts(database.pool, { withSystemIdentifier: true });
-  return (await store.listDedicatedPrimaries(database.system)).map(({ tenantId, connection }) => {
-    const target = { host: connection.host, port: connection.port, database: connection.databaseName };
-    return {
-      tenantId,
-      url: () =>
-        connectionUrlOf({
-          ...target,
-          user: connection.username,
-          password: box.open(connection.passwordCiphertext, connectionPasswordContext(tenantId, 'primary')),
-          sslMode: sslModeOf(connection.sslMode),
-        }),
-      check: async (session) => {
-        const others = await store.listOtherTenantsConnections(database.system, tenantId);
-        try {
-          await assertTenantTarget(session, target, { tenantId, platform, others, isStored: true });
-        } catch (error) {
-          throw new Error(`tenant ${tenantId}: its database connection was refused and not used`, { cause: error });
-        }
-      },
-    };
-  });
-}
-
-/**
- * Applies the checked-in migrations to every DEDICATED tenant's primary database (for a server
- * start after an upgrade: the platform database is migrated by bootstrap, these are not). They run
- * as the stored primary user, the same login role the tenant's requests use, so every connection
- * they make passes the target checks first: a tenant whose connection is now refused (its role
- * turned superuser, BYPASSRLS or CREATEROLE; the platform database; another tenant's) is skipped
- * and logged with its id and the reason, and the others still run. Returns what was applied where.
- */
-export async function migrateDedicatedTenants(
-  database: TenantAdminEnvironment['database'],
-  secretsKey: Buffer,
-  options: { log?: DedicatedStartLog } = {},
-): Promise<{ tenantId: string; applied: string[]; error?: string; refused?: string }[]> {
-  const results = [];
-  for (const primary of await storedDedicatedPrimaries(database, secretsKey)) {
-    const { tenantId } = primary;
-    try {
-      const { applied } = await migrate({ ownerUrl: primary.url(), secretsKey, appUser: APP_ROLE, checkConnection: primary.check });
-      if (applied.length > 0) options.log?.info({ tenantId, applied }, `applied ${applied.join(', ')} to dedicated tenant ${tenantId}`);
-      results.push({ tenantId, applied });
-    } catch (error) {
-      const { reason, detail } = refusalOf(error);
-      const refused = reason === 'unusable' ? undefined : reason;
-      options.log?.error(
-        { tenantId, reason, ...(detail === undefined ? {} : { detail }) },
-        refused === undefined
-          ? `migrations failed for dedicated tenant ${tenantId}: skipped`
-          : `dedicated tenant ${tenantId} skipped: its primary connection was refused (${refused}), nothing was migrated there`,
-      );
-      results.push({ tenantId, applied: [], error: detail ?? `refused: ${reason}`, ...(refused === undefined ? {} : { refused }) });
-    }
-  }
-  return results;
-}
-
 const sameTarget = (row: store.TenantConnectionRow | undefined, connection: TenantConnectionInput) =>
   row?.host === targetOf(connection).host && row.port === connection.port && row.databaseName === connection.database;
+/** Where the tenant's readings are now: its vitals connection, or its primary's when that names the same database. */
+const vitalsPlaceOf = (stored: store.TenantConnectionRow[]) => {
+  const vitals = stored.find((row) => row.kind === 'vitals');
+  const primary = stored.find((row) => row.kind === 'primary');
+  const isOwn = vitals !== undefined && (vitals.host !== primary?.host || vitals.port !== primary.port || vitals.databaseName !== primary.databaseName);
+  return isOwn ? vitals : primary;
+};
 
 /**
  * PUT /manage/sadmin/tenant/{id}/connections. Tests again, then (DEDICATED) migrates the primary
@@ -344,7 +211,13 @@ export async function saveTenantConnections(environment: TenantAdminEnvironment,
     plan.connectionType !== tenant.connectionType ||
     (plan.connectionType === 'DEDICATED' && !sameTarget(stored.find((row) => row.kind === 'primary'), plan.connections.primary));
   if (isMove && (await database.withTenant(tenant.id, (tx) => store.hasTenantRecords(tx)))) throw new AppError('tenant.dataPlaneInUse');
-  if (plan.connectionType === 'DEDICATED') await prepareDedicatedDatabase(environment, tenant, plan.connections.primary);
+  // Readings do not move either: another vitals database is refused once the tenant has some.
+  const isVitalsMove = plan.connectionType === 'DEDICATED' && !isMove && !sameTarget(vitalsPlaceOf(stored), plan.connections.vitals);
+  if (isVitalsMove && (await database.withTenant(tenant.id, (tx) => store.hasTenantReadings(tx)))) throw new AppError('tenant.dataPlaneInUse');
+  if (plan.connectionType === 'DEDICATED') {
+    await prepareDedicatedDatabase(environment, tenant, plan.connections.primary);
+    if (!isSameTarget(plan.connections.vitals, plan.connections.primary)) await prepareDedicatedDatabase(environment, tenant, plan.connections.vitals);
+  }
 
   const now = environment.clock.now();
   const box = createSecretBox(environment.secretsKey, CONNECTION_PASSWORD_PURPOSE);

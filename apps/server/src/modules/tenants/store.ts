@@ -185,21 +185,27 @@ export async function hasTenantRecords(tx: TenantTransaction): Promise<boolean> 
   return result.rows[0]?.found === true;
 }
 
+/** Whether any of the transaction's tenant's patients has a reading stored (wherever readings live). */
+export async function hasTenantReadings(tx: TenantTransaction): Promise<boolean> {
+  const result = await tx.execute<{ found: boolean }>(sql`SELECT EXISTS (SELECT 1 FROM patients WHERE last_reading_at IS NOT NULL) AS found`);
+  return result.rows[0]?.found === true;
+}
+
 // Connections -------------------------------------------------------------------------------------
 
 export function listConnections(system: SystemStore, tenantId: string): Promise<TenantConnectionRow[]> {
   return system.select().from(tenantConnections).where(eq(tenantConnections.tenantId, tenantId)).orderBy(asc(tenantConnections.kind));
 }
 
-/** The primary connection of every DEDICATED tenant. */
-export async function listDedicatedPrimaries(system: SystemStore): Promise<{ tenantId: string; connection: TenantConnectionRow }[]> {
+/** The stored connections of these kinds of every DEDICATED tenant, tenant by tenant (oldest first), kinds in name order. */
+export async function listDedicatedConnections(system: SystemStore, kinds: readonly string[]): Promise<TenantConnectionRow[]> {
   const rows = await system
     .select({ connection: tenantConnections })
     .from(tenantConnections)
     .innerJoin(tenants, eq(tenants.id, tenantConnections.tenantId))
-    .where(and(eq(tenants.connectionType, 'DEDICATED'), eq(tenantConnections.kind, 'primary')))
-    .orderBy(asc(tenants.createdAt));
-  return rows.map((row) => ({ tenantId: row.connection.tenantId, connection: row.connection }));
+    .where(and(eq(tenants.connectionType, 'DEDICATED'), inArray(tenantConnections.kind, [...kinds])))
+    .orderBy(asc(tenants.createdAt), asc(tenants.id), asc(tenantConnections.kind));
+  return rows.map((row) => row.connection);
 }
 
 /** Where every other tenant's stored connections lead (only DEDICATED tenants have any). */

@@ -106,7 +106,7 @@ describe('tenant settings', () => {
     const error = errorOf(response);
     expect(error).toMatchObject({ status: 400, code: 'common.invalidParameter' });
     expect(new Set(error.fieldErrors?.map((fieldError) => fieldError.field))).toEqual(new Set(Object.keys(bad).map((key) => `body.${key}`)));
-    const more: [string, string][] = [['TAX_RATE', '-1'], ['TAX_RATE', '1e2'], ['PASSWORD_RULE', 'not json'], ['PASSWORD_RULE', '{"special": "abc"}'], ['NOT_A_KEY', 'x'], ['LATE_DATA_HORIZON_MINUTES', '4'], ['LATE_DATA_HORIZON_MINUTES', '1.5'], ['INTAKE_WINDOW_MINUTES', '4'], ['INTAKE_WINDOW_MINUTES', '241']];
+    const more: [string, string][] = [['TAX_RATE', '-1'], ['TAX_RATE', '1e2'], ['PASSWORD_RULE', 'not json'], ['PASSWORD_RULE', '{"special": "abc"}'], ['NOT_A_KEY', 'x'], ['LATE_DATA_HORIZON_MINUTES', '4'], ['LATE_DATA_HORIZON_MINUTES', '1.5'], ['INTAKE_WINDOW_MINUTES', '4'], ['INTAKE_WINDOW_MINUTES', '241'], ['VITALS_COMPACT_AFTER_DAYS', '0'], ['VITALS_RETENTION_DAYS', '30'], ['VITALS_RETENTION_DAYS', '-1']];
     for (const [key, value] of more) {
       expect(errorOf(await put(`/manage/sadmin/tenant/${tenant.id}/settings`, { [key]: value })).status, `${key}=${value}`).toBe(400);
     }
@@ -119,7 +119,7 @@ describe('tenant settings', () => {
     const good = {
       COLOR: '#0a0', FONT: 'Be Vietnam Pro', LOGO: 'https://cdn.example/logo.png', ICON: '', LANGUAGE: 'vi', UNIT_SYSTEM: 'imperial', THERMAL_UNIT: 'F',
       COUNTRY: 'Canada', COUNTRY_CODE: 'CA', DIAL_CODE: '+1', ORGANIZATION_NAME: 'North Clinic', ACID_URIC_UNIT: 'mg/dL', BLOOD_GLUCOSE_UNIT: 'mmol/L',
-      AI_CLOUD_TENANT_ID: 'ai-tenant-77', OCR_HEALTH_DEVICE_API_KEY: 'ocr-device-key-123456', OCR_PRESCRIPTION_API_KEY: 'ocr-rx-key-abcdef', ALLOW_WEB_SOS_POPUP: 'false', APPOINTMENT_SMS: 'true', TAX_RATE: '10', LATE_DATA_HORIZON_MINUTES: '45', NO_DATA_ALERT_MINUTES: '30', TIME_ZONE: 'America/Toronto', INTAKE_WINDOW_MINUTES: '60',
+      AI_CLOUD_TENANT_ID: 'ai-tenant-77', OCR_HEALTH_DEVICE_API_KEY: 'ocr-device-key-123456', OCR_PRESCRIPTION_API_KEY: 'ocr-rx-key-abcdef', ALLOW_WEB_SOS_POPUP: 'false', APPOINTMENT_SMS: 'true', TAX_RATE: '10', LATE_DATA_HORIZON_MINUTES: '45', NO_DATA_ALERT_MINUTES: '30', TIME_ZONE: 'America/Toronto', INTAKE_WINDOW_MINUTES: '60', VITALS_COMPACT_AFTER_DAYS: '3', VITALS_RETENTION_DAYS: '400',
       PASSWORD_RULE: JSON.stringify({ minLength: 10, maxLength: 40, lower: true, upper: true, digit: true, special: '!@#' }),
     };
     expect(Object.keys(good).sort()).toEqual([...TENANT_SETTING_KEYS].sort());

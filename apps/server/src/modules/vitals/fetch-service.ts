@@ -25,31 +25,40 @@ import {
   rollupPoints,
 } from './fetch-store.js';
 import { unpackSamples } from './ingest-store.js';
-import { withVitalsPatient, type VitalsEnvironment, type VitalsPatient } from './patient-access.js';
+import { readVitalsPatient, withVitalsPatient, type VitalsEnvironment, type VitalsPatient } from './patient-access.js';
 import { displayOf, tenantUnits } from './units.js';
+import { readVitals } from './vitals-database.js';
 import type { TenantTransaction } from '../../db/database.js';
 
 const iso = (date: Date) => date.toISOString();
 
-/** Reads of one patient's health data (`patientId` undefined: a patient session's own): health.view, the patient visible, and an audit row (PHI read). */
+/**
+ * Reads of one patient's health data (`patientId` undefined: a patient session's own): health.view,
+ * the patient visible, and an audit row (PHI read). With `mayUseReplica` (staff charts), a
+ * DEDICATED tenant's replica may serve the read and the audit row is written on the primary.
+ */
 export function readPatient<T>(
   environment: VitalsEnvironment,
   patientId: string | undefined,
   what: string,
   work: (tx: TenantTransaction, patient: VitalsPatient) => Promise<T>,
+  options: { mayUseReplica?: boolean } = {},
 ) {
+  const record = (tx: TenantTransaction, patient: VitalsPatient) =>
+    recordPatientReads(tx, patient.tenantId, environment.audit, {
+      action: 'HEALTH_DATA_VIEWED',
+      patientIds: [patient.id],
+      subjectUserId: patient.userId,
+      targetId: patient.id,
+      details: { what },
+    });
+  if (options.mayUseReplica === true) return readVitalsPatient(environment, { patientId, permission: 'health.view' }, work, record);
   return withVitalsPatient(
     environment,
     { patientId, permission: 'health.view', lock: false, write: false },
     async (tx, patient) => {
       const result = await work(tx, patient);
-      await recordPatientReads(tx, patient.tenantId, environment.audit, {
-        action: 'HEALTH_DATA_VIEWED',
-        patientIds: [patient.id],
-        subjectUserId: patient.userId,
-        targetId: patient.id,
-        details: { what },
-      });
+      await record(tx, patient);
       return result;
     },
   );
@@ -126,20 +135,24 @@ export async function readSeries(
       const zone = await patientTimeZone(tx, patient.id);
       const range =
         given ?? checkRange({ ...(await localPeriod(tx, zone, query.view, date ?? '')), view: query.view }, now);
-      const found =
+      const found = await readVitals(environment.database, tx, patient, (vitals) =>
         resolution === 'raw'
-          ? await rawPoints(tx, patient.tenantId, patient.id, query.measure, range.from, range.to)
-          : await rollupPoints(
-              tx,
+          ? rawPoints(vitals, patient.tenantId, patient.id, query.measure, range.from, range.to)
+          : rollupPoints(
+              vitals,
               resolution === 'hour' ? 'readings_hourly' : 'readings_daily',
               patient.tenantId,
               patient.id,
               query.measure,
               range.from,
               range.to,
-            );
+            ),
+      );
       return { timeZone: zone, ...range, points: found };
     },
+    // Staff charts may be a few seconds old; a patient's own views stay on the primary (what they
+    // just entered shows at once).
+    { mayUseReplica: patientId !== undefined },
   );
   const convert = (value: number) => displayOf(query.measure, value, units);
   return {
@@ -170,7 +183,7 @@ export async function readLatest(
 ): Promise<LatestReadings> {
   const units = await tenantUnits(environment.database, environment.auth.tenantId);
   return readPatient(environment, patientId, 'latest', async (tx, patient) => {
-    const values = await latestValues(tx, patient.tenantId, patient.id);
+    const values = await readVitals(environment.database, tx, patient, (vitals) => latestValues(vitals, patient.tenantId, patient.id));
     return {
       status: patient.status,
       lastReadingAt: patient.lastReadingAt === null ? null : iso(patient.lastReadingAt),

@@ -14,7 +14,10 @@ export interface StoredPoint {
   late: boolean | null;
 }
 
-/** Raw readings of one measure in [from, to), oldest first (a day view: at most a few thousand). */
+/**
+ * Raw readings of one measure in [from, to), oldest first (a day view: at most a few thousand),
+ * hot rows and compacted day blocks alike (patient_readings, migration 0058).
+ */
 export async function rawPoints(
   tx: TenantTransaction,
   tenantId: string,
@@ -25,9 +28,7 @@ export async function rawPoints(
 ) {
   const result = await tx.execute<{ at_ms: number; value: number; source: string; late: boolean }>(sql`
     SELECT extract(epoch FROM measured_at)::float8 * 1000 AS at_ms, value, source, late
-      FROM readings
-     WHERE tenant_id = ${tenantId} AND patient_id = ${patientId} AND measure = ${measure}
-       AND measured_at >= ${from.toISOString()}::timestamptz AND measured_at < ${to.toISOString()}::timestamptz
+      FROM patient_readings(${tenantId}::uuid, ${patientId}::uuid, ${measure}, ${from.toISOString()}::timestamptz, ${to.toISOString()}::timestamptz)
      ORDER BY measured_at, source
      LIMIT 10000`);
   return result.rows.map((row): StoredPoint => ({

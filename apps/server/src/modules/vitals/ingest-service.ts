@@ -18,10 +18,9 @@ import { checkBatch, checkReading, type CheckedBatch } from './ingest-input.js';
 import {
   claimBatch,
   insertHotlineCall,
-  insertReadings,
+  readingKey,
   insertRecords,
   markDeviceSynced,
-  patientCreatedAt,
   recordBatchAnswer,
 } from './ingest-store.js';
 import { withVitalsPatient, type VitalsEnvironment, type VitalsPatient } from './patient-access.js';
@@ -34,6 +33,7 @@ import {
 } from './status-engine.js';
 import { ageOn, patientThresholdsOf } from './thresholds-store.js';
 import { ingestSettings, preferencesOf } from './units.js';
+import { storeReadings } from './vitals-database.js';
 
 /** The later of two instants (null: unknown). */
 const laterOf = (first: Date | null, second: Date | null) =>
@@ -80,7 +80,7 @@ function countItems(checked: CheckedBatch, insertedKeys: ReadonlySet<string>) {
   const validItems = new Set<number>();
   for (const row of checked.readings) {
     validItems.add(row.item);
-    if (insertedKeys.has(`${row.measure}|${row.measuredAt.getTime()}|${row.source}`))
+    if (insertedKeys.has(readingKey(row.measure, row.measuredAt.getTime(), row.source)))
       acceptedItems.add(row.item);
   }
   return { accepted: acceptedItems.size, valid: validItems.size };
@@ -117,7 +117,7 @@ export async function ingestBatch(
           ? null
           : await markDeviceSynced(tx, patient.tenantId, batch.deviceId, patient.id, now);
       const deviceId = device === null ? null : (batch.deviceId ?? null);
-      const accountSince = await patientCreatedAt(tx, patient.tenantId, patient.id);
+      const accountSince = patient.createdAt;
       const checked = checkBatch(batch, {
         now,
         deviceUnits: preferencesOf(units.device),
@@ -133,9 +133,9 @@ export async function ingestBatch(
         batchId: batch.batchId,
         receivedAt: now,
       };
-      const inserted = await insertReadings(tx, target, checked.readings);
+      const inserted = await storeReadings(environment.database, tx, target, checked.readings);
       const records = await insertRecords(tx, target, checked);
-      const insertedKeys = new Set(inserted.map((row) => `${row.measure}|${row.atMs}|${row.source}`));
+      const insertedKeys = new Set(inserted.map((row) => readingKey(row.measure, row.atMs, row.source)));
       const { accepted: acceptedReadings, valid: validReadings } = countItems(checked, insertedKeys);
       // Late readings and events are stored and shown, never judged (contracts isLateReading).
       const added = inserted
@@ -211,7 +211,7 @@ export async function enterManually(environment: VitalsEnvironment, entry: Manua
     environment,
     { patientId: entry.patientId, permission: 'health.update', lock: true, write: true },
     async (tx, patient) => {
-      const accountSince = await patientCreatedAt(tx, patient.tenantId, patient.id);
+      const accountSince = patient.createdAt;
       const checked = checkReading({ ...entry, source: 'MANUAL' }, 0, {
         now,
         deviceUnits: preferencesOf(units.device),
@@ -235,7 +235,7 @@ export async function enterManually(environment: VitalsEnvironment, entry: Manua
         batchId: null,
         receivedAt: now,
       };
-      const inserted = await insertReadings(tx, target, rows);
+      const inserted = await storeReadings(environment.database, tx, target, rows);
       const added = inserted
         .filter((row) => !row.late)
         .map((row) => ({ measure: row.measure, value: row.value, measuredAt: new Date(row.atMs) }));

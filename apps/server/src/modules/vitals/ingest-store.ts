@@ -7,7 +7,6 @@ import {
   ecgRecords,
   healthEvents,
   ingestBatches,
-  patients,
   sleepRecords,
   sportRecords,
 } from '../../db/schema.js';
@@ -15,6 +14,9 @@ import type { CheckedBatch, ReadingRow } from './ingest-input.js';
 
 /** A PostgreSQL array literal of simple tokens (measures, sources, ISO instants, numbers): one bind parameter. */
 const arrayLiteral = (values: readonly (string | number)[]) => `{${values.join(',')}}`;
+
+/** A reading's identity in a batch: measure, instant (ms) and source. */
+export const readingKey = (measure: string, atMs: number, source: string) => `${measure}|${String(atMs)}|${source}`;
 
 export interface InsertedReading {
   measure: string;
@@ -24,15 +26,59 @@ export interface InsertedReading {
   late: boolean;
 }
 
+/** Fifteen minutes: every zone's offset and DST change is a whole number of them. */
+const QUARTER_HOUR_MS = 15 * 60_000;
+
+interface QuarterHour {
+  measure: string;
+  startMs: number;
+  count: number;
+  sum: number;
+  min: number;
+  max: number;
+  lastValue: number;
+  lastAtMs: number;
+}
+
 /**
- * Stores readings with one statement: a multi-row INSERT from unnest'ed arrays that skips rows
- * already stored (readings_key), and the hourly and daily rollups upserted from the rows the insert
- * really added (its RETURNING), so a retried batch counts nothing twice. Buckets are the patient's
- * local clock hours and calendar days (patient_time_zone, migration 0027). The readings are first
- * summed per UTC quarter hour, and only those sums are placed in local hours and days: every zone's
- * offset and DST change is a whole number of quarter hours, so a quarter hour never straddles a
- * local hour, and the zone arithmetic (a few microseconds a call) runs a few times per batch, not
- * per reading. Late readings are stored and rolled up like the others, with their `late` flag.
+ * The readings summed per measure and UTC quarter hour (aligned as date_bin('15 minutes', …,
+ * '2000-01-01Z') aligns them). The latest reading of a quarter hour gives its last value; of two at
+ * the same instant (two sources), the first given.
+ */
+export function quarterHoursOf(rows: readonly ReadingRow[]): QuarterHour[] {
+  const slots = new Map<string, QuarterHour>();
+  for (const row of rows) {
+    const atMs = row.measuredAt.getTime();
+    const startMs = Math.floor(atMs / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
+    const key = `${row.measure}|${String(startMs)}`;
+    const slot = slots.get(key);
+    if (slot === undefined) {
+      slots.set(key, { measure: row.measure, startMs, count: 1, sum: row.value, min: row.value, max: row.value, lastValue: row.value, lastAtMs: atMs });
+      continue;
+    }
+    slot.count += 1;
+    slot.sum += row.value;
+    if (row.value < slot.min) slot.min = row.value;
+    if (row.value > slot.max) slot.max = row.value;
+    if (atMs > slot.lastAtMs) {
+      slot.lastAtMs = atMs;
+      slot.lastValue = row.value;
+    }
+  }
+  return [...slots.values()];
+}
+
+const isoOf = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Stores readings and their hourly and daily rollups with one call of ingest_readings (migration
+ * 0064): a multi-row insert that skips rows already stored (readings_key, and the day blocks of
+ * compacted days), and the rollups upserted from the quarter-hour sums computed here, or, when some
+ * readings were stored already, from the rows the insert really added — so a retried batch counts
+ * nothing twice. The function checks the write policies once for the batch's one patient instead
+ * of row by row. Buckets are the patient's local clock hours and calendar days
+ * (patient_time_zone, migration 0027). Late readings are stored and rolled up like the others,
+ * with their `late` flag.
  */
 export async function insertReadings(
   tx: TenantTransaction,
@@ -43,44 +89,37 @@ export async function insertReadings(
     batchId: string | null;
     receivedAt: Date;
   },
-  rows: readonly ReadingRow[],
+  given: readonly ReadingRow[],
 ): Promise<InsertedReading[]> {
+  // A reading twice in one batch is one reading (the insert would skip the second anyway).
+  const seen = new Set<string>();
+  const rows = given.filter((row) => {
+    const key = readingKey(row.measure, row.measuredAt.getTime(), row.source);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
   if (rows.length === 0) return [];
-  const measures = arrayLiteral(rows.map((row) => row.measure));
-  const times = arrayLiteral(rows.map((row) => row.measuredAt.toISOString()));
-  const values = arrayLiteral(rows.map((row) => row.value));
-  const sources = arrayLiteral(rows.map((row) => row.source));
-  const late = arrayLiteral(rows.map((row) => (row.late ? 't' : 'f')));
-  const rollup = (table: string, unit: 'hour' | 'day') =>
-    sql.raw(`INSERT INTO ${table} AS r (tenant_id, patient_id, measure, bucket_start, count, sum, min, max, last_value, last_at)
-      SELECT tenant_id, patient_id, measure, rollup_${unit}_start(slot, zone.name), sum(count), sum(sum), min(min), max(max),
-             (array_agg(last_value ORDER BY last_at DESC))[1], max(last_at)
-        FROM slots CROSS JOIN zone GROUP BY tenant_id, patient_id, measure, rollup_${unit}_start(slot, zone.name)
-      ON CONFLICT (tenant_id, patient_id, measure, bucket_start) DO UPDATE SET
-        count = r.count + excluded.count, sum = r.sum + excluded.sum,
-        min = least(r.min, excluded.min), max = greatest(r.max, excluded.max),
-        last_value = CASE WHEN excluded.last_at >= r.last_at THEN excluded.last_value ELSE r.last_value END,
-        last_at = greatest(r.last_at, excluded.last_at)`);
-  const result = await tx.execute<{ measure: string; at_ms: number; value: number; source: string; late: boolean }>(sql`
-    WITH inserted AS (
-      INSERT INTO readings (tenant_id, patient_id, measure, measured_at, value, source, device_id, batch_id, received_at, late)
-      SELECT ${target.tenantId}::uuid, ${target.patientId}::uuid, input.measure, input.measured_at, input.value, input.source,
-             ${target.deviceId}::uuid, ${target.batchId}::uuid, ${target.receivedAt.toISOString()}::timestamptz, input.late
-        FROM unnest(${measures}::text[], ${times}::timestamptz[], ${values}::float8[], ${sources}::text[], ${late}::boolean[])
-             AS input (measure, measured_at, value, source, late)
-      ON CONFLICT DO NOTHING
-      RETURNING tenant_id, patient_id, measure, measured_at, value, source, late
-    ), zone AS MATERIALIZED (SELECT patient_time_zone(${target.patientId}::uuid) AS name),
-    slots AS MATERIALIZED (
-      SELECT tenant_id, patient_id, measure, date_bin('15 minutes', measured_at, TIMESTAMPTZ '2000-01-01Z') AS slot,
-             count(*) AS count, sum(value) AS sum, min(value) AS min, max(value) AS max,
-             (array_agg(value ORDER BY measured_at DESC))[1] AS last_value, max(measured_at) AS last_at
-        FROM inserted GROUP BY tenant_id, patient_id, measure, slot
-    ), hourly AS (${rollup('readings_hourly', 'hour')}), daily AS (${rollup('readings_daily', 'day')})
-    SELECT measure, extract(epoch FROM measured_at)::float8 * 1000 AS at_ms, value, source, late FROM inserted`);
-  return result.rows.map((row) => ({
+  const slots = quarterHoursOf(rows);
+  const result = await tx.execute<{ added: number; added_keys: string[] }>(sql`
+    SELECT added, added_keys FROM ingest_readings(
+      ${target.tenantId}::uuid, ${target.patientId}::uuid, ${target.deviceId}::uuid, ${target.batchId}::uuid,
+      ${target.receivedAt.toISOString()}::timestamptz,
+      ${arrayLiteral(rows.map((row) => row.measure))}::text[], ${arrayLiteral(rows.map((row) => row.measuredAt.toISOString()))}::timestamptz[],
+      ${arrayLiteral(rows.map((row) => row.value))}::float8[], ${arrayLiteral(rows.map((row) => row.source))}::text[],
+      ${arrayLiteral(rows.map((row) => (row.late ? 't' : 'f')))}::boolean[],
+      ${arrayLiteral(slots.map((slot) => slot.measure))}::text[], ${arrayLiteral(slots.map((slot) => isoOf(slot.startMs)))}::timestamptz[],
+      ${arrayLiteral(slots.map((slot) => slot.count))}::integer[], ${arrayLiteral(slots.map((slot) => slot.sum))}::float8[],
+      ${arrayLiteral(slots.map((slot) => slot.min))}::float8[], ${arrayLiteral(slots.map((slot) => slot.max))}::float8[],
+      ${arrayLiteral(slots.map((slot) => slot.lastValue))}::float8[], ${arrayLiteral(slots.map((slot) => isoOf(slot.lastAtMs)))}::timestamptz[])`);
+  const answer = result.rows[0];
+  const added = answer?.added ?? 0;
+  // Usually every reading is new and the answer is one number; otherwise it names the new ones.
+  const isNew =
+    added === rows.length ? () => true : ((keys) => (row: ReadingRow) => keys.has(readingKey(row.measure, row.measuredAt.getTime(), row.source)))(new Set(answer?.added_keys ?? []));
+  return rows.filter(isNew).map((row) => ({
     measure: row.measure,
-    atMs: Math.round(row.at_ms),
+    atMs: row.measuredAt.getTime(),
     value: row.value,
     source: row.source,
     late: row.late,
@@ -123,15 +162,6 @@ export async function claimBatch(
     response: existing.response as CollectorResult | null,
     contentHash: existing.contentHash,
   };
-}
-
-/** When the patient's account was created (nothing may be dated before it). */
-export async function patientCreatedAt(tx: TenantTransaction, tenantId: string, patientId: string) {
-  const [row] = await tx
-    .select({ createdAt: patients.createdAt })
-    .from(patients)
-    .where(and(eq(patients.tenantId, tenantId), eq(patients.id, patientId)));
-  return row?.createdAt ?? null;
 }
 
 export async function recordBatchAnswer(

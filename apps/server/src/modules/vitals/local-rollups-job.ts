@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { defineTask } from '../jobs/registry.js';
+import { writeVitals } from './vitals-database.js';
 
 /**
  * Rebuilds a patient's hourly and daily rollups in their current time zone (the account's, else
@@ -27,8 +28,9 @@ export async function rebuildLocalRollups(
       sql`SELECT 1 FROM patients WHERE tenant_id = ${tenantId} AND id = ${patientId} FOR UPDATE`,
     );
     if (locked.rows.length === 0) return null;
-    const result = await tx.execute<{ zone: string }>(
-      sql`SELECT rebuild_patient_rollups(${patientId}::uuid) AS zone`,
+    // On a DEDICATED tenant's vitals database, with the zone read here under the lock.
+    const result = await writeVitals(database, tx, { tenantId, id: patientId }, (vitals) =>
+      vitals.execute<{ zone: string }>(sql`SELECT rebuild_patient_rollups(${patientId}::uuid) AS zone`),
     );
     return result.rows[0]?.zone ?? null;
   });

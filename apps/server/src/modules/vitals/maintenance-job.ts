@@ -15,7 +15,7 @@ export const DEFAULT_NO_DATA_MINUTES = NO_DATA_WINDOW.defaultMinutes;
 
 /**
  * Creates this month's readings partition and the next three, in the platform database and in
- * every DEDICATED tenant's own database (ensure_readings_partitions is idempotent and moves
+ * every DEDICATED tenant's own databases, primary and vitals (ensure_readings_partitions is idempotent and moves
  * strays out of the default partition). Returns how many partitions were created.
  */
 export async function ensurePartitionsAhead(
@@ -36,6 +36,11 @@ export async function ensurePartitionsAhead(
     try {
       const result = await database.withTenant(tenant.id, (tx) => tx.execute<{ created: number }>(call));
       created += result.rows[0]?.created ?? 0;
+      // Its readings live in its vitals database when it has one of its own.
+      if ((await database.vitalsPlacement(tenant.id)) === 'vitals') {
+        const vitals = await database.withVitals(tenant.id, { patientIds: 'all' }, (tx) => tx.execute<{ created: number }>(call));
+        created += vitals.rows[0]?.created ?? 0;
+      }
     } catch (error) {
       logger?.error(
         { err: error, tenantId: tenant.id },

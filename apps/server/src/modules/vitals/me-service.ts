@@ -6,6 +6,7 @@ import { withVitalsPatient, type VitalsEnvironment } from './patient-access.js';
 import { isThresholdMetric } from './status-rules.js';
 import { ageOn, patientThresholdsOf } from './thresholds-store.js';
 import { canonicalOf, tenantUnits } from './units.js';
+import { readVitals } from './vitals-database.js';
 
 /**
  * The patient app's home: the calling patient's latest values (audited as a read), each with its
@@ -39,7 +40,9 @@ export function readOsahs(environment: VitalsEnvironment, recordId: string): Pro
   return readPatient(environment, undefined, `osahs:${recordId}`, async (tx, patient) => {
     const night = await findSleep(tx, patient.tenantId, patient.id, recordId);
     if (night === undefined) throw new AppError('health.recordNotFound');
-    const readings = await rawPoints(tx, patient.tenantId, patient.id, 'SPO2', night.startAt, night.endAt);
+    const readings = await readVitals(environment.database, tx, patient, (vitals) =>
+      rawPoints(vitals, patient.tenantId, patient.id, 'SPO2', night.startAt, night.endAt),
+    );
     return osahsScreening(
       {
         id: night.id,

@@ -15,6 +15,7 @@ import { AppError } from '../../http/app-error.js';
 import { auditContextOf } from '../../http/audit-context.js';
 import { ok } from '../../http/envelope.js';
 import { detectImageType } from '../../lib/file-storage.js';
+import { requireFeature } from '../packages/subscriptions.js';
 import { readTenantSettings } from '../tenants/store.js';
 import { createLocalOcr, ocrAdapterFor } from './ocr-adapters.js';
 import { withVitalsPatient, type VitalsEnvironment } from './patient-access.js';
@@ -98,18 +99,19 @@ export const vitalsOcrRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary:
-          'Photo entry (patient sessions only; staff get 404 health.noPatientProfile): multipart field `image`, a photo of a device’s display (PNG, JPEG or WebP recognised by content, at most 5 MB: file.tooLarge 413, file.unsupportedType 415, file.missing). Read by the tenant’s OCR adapter — Google Cloud Vision when the tenant has OCR_HEALTH_DEVICE_API_KEY, else tesseract.js on the server — into candidate values, which are not stored: the app saves what the patient confirms as PHOTO_OCR readings. No candidates: the spec’s “could not detect data”. A failing cloud service: common.unavailable',
+          'Photo entry (patient sessions only; staff get 404 health.noPatientProfile): multipart field `image`, a photo of a device’s display (PNG, JPEG or WebP recognised by content, at most 5 MB: file.tooLarge 413, file.unsupportedType 415, file.missing). Read by the tenant’s OCR adapter — Google Cloud Vision when the tenant has OCR_HEALTH_DEVICE_API_KEY, else tesseract.js on the server — into candidate values, which are not stored: the app saves what the patient confirms as PHOTO_OCR readings. Needs PHOTO_ENTRY in the profile’s package (403 package.upgradeRequired, before the photo is read). No candidates: the spec’s “could not detect data”. A failing cloud service: common.unavailable',
         consumes: ['multipart/form-data'],
         response: { 200: successEnvelope(ocrResultSchema) },
       },
     },
     async (request) => {
       const environment = requirePatientSession(request);
-      // The caller must have a patient record (and a live account) before any photo is read.
+      // The caller must have a patient record (and a live account) before any photo is read, and
+      // photo entry in its package (a paid feature, spec §6; manual entry never is).
       await withVitalsPatient(
         environment,
         { patientId: undefined, permission: 'health.view', lock: false, write: true },
-        () => Promise.resolve(),
+        (tx, patient) => requireFeature(tx, patient.id, 'PHOTO_ENTRY'),
       );
       const photo = await receivePhoto(request);
       const settings = await readTenantSettings(app.database.system, environment.auth.tenantId);

@@ -1,7 +1,7 @@
 import type { Permission, ProfileKind, VitalStatus } from '@rpm/contracts';
 import { and, eq } from 'drizzle-orm';
 import type { Database, TenantTransaction } from '../../db/database.js';
-import { withCaller } from '../../db/caller.js';
+import { readAsCaller, withCaller } from '../../db/caller.js';
 import { patients } from '../../db/schema.js';
 import type { AuthContext } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
@@ -26,6 +26,8 @@ export interface VitalsPatient {
   accountKind: string;
   alertsSuppressedUntilNormal: boolean;
   lastReadingAt: Date | null;
+  /** When the record was opened: nothing may be dated before it (health.beforeMonitoring). */
+  createdAt: Date;
   /** A patient session's relation to this record (the profile header); null for staff. */
   profile: ProfileKind | null;
 }
@@ -40,6 +42,7 @@ const columns = {
   accountKind: patients.accountKind,
   alertsSuppressedUntilNormal: patients.alertsSuppressedUntilNormal,
   lastReadingAt: patients.lastReadingAt,
+  createdAt: patients.createdAt,
   accountState: patients.accountState,
 };
 
@@ -55,10 +58,49 @@ const columns = {
  */
 export async function withVitalsPatient<T>(
   environment: VitalsEnvironment,
-  request: { patientId: string | undefined; permission: Permission; lock: boolean; write: boolean },
+  request: PatientRequest,
   work: (tx: TenantTransaction, patient: VitalsPatient) => Promise<T>,
 ): Promise<T> {
-  const { auth, database } = environment;
+  const find = patientFinder(environment, request);
+  // The database applies the patient access rule too: a patient session sees only its own record,
+  // its sub-users' and those it follows (minus hidden data kinds).
+  return withCaller(environment.database, environment.auth, async (tx) => work(tx, await find(tx)));
+}
+
+/**
+ * A read of a patient's data that a DEDICATED tenant's replica may serve (staff charts): the
+ * patient is found and `work` runs as in withVitalsPatient, in a READ ONLY transaction on the
+ * replica when it is fresh enough (readAsCaller); `record` (the audit row) runs on the primary.
+ */
+export async function readVitalsPatient<T>(
+  environment: VitalsEnvironment,
+  request: Omit<PatientRequest, 'lock' | 'write'>,
+  work: (tx: TenantTransaction, patient: VitalsPatient) => Promise<T>,
+  record: (tx: TenantTransaction, patient: VitalsPatient) => Promise<void>,
+): Promise<T> {
+  const find = patientFinder(environment, { ...request, lock: false, write: false });
+  const { result } = await readAsCaller(
+    environment.database,
+    environment.auth,
+    async (tx) => {
+      const patient = await find(tx);
+      return { patient, result: await work(tx, patient) };
+    },
+    (tx, read) => record(tx, read.patient),
+  );
+  return result;
+}
+
+interface PatientRequest {
+  patientId: string | undefined;
+  permission: Permission;
+  lock: boolean;
+  write: boolean;
+}
+
+/** Checks the caller's permission and returns how to find the patient in a transaction of theirs. */
+function patientFinder(environment: VitalsEnvironment, request: PatientRequest): (tx: TenantTransaction) => Promise<VitalsPatient> {
+  const { auth } = environment;
   const isPatientSession = auth.role === 'PATIENT';
   // A patient reads and sends their own data; thresholds and other patients are for staff.
   const isAllowed = isPatientSession
@@ -70,7 +112,7 @@ export async function withVitalsPatient<T>(
       fieldErrors: [{ field: 'body.patientId', code: 'required', message: 'patientId is required' }],
     });
   }
-  const run = async (tx: TenantTransaction) => {
+  return async (tx: TenantTransaction) => {
     const profile = isPatientSession ? await resolveProfile(tx, auth) : undefined;
     if (isPatientSession && profile === undefined)
       throw new AppError(request.patientId === undefined ? 'health.noPatientProfile' : 'patient.notFound');
@@ -86,9 +128,6 @@ export async function withVitalsPatient<T>(
       throw new AppError('patient.notFound');
     if (request.write && row.accountState !== 'ACTIVE') throw new AppError('patient.accountDeleted');
     const { accountState: _accountState, ...patient } = row;
-    return work(tx, { ...patient, status: patient.status as VitalStatus, profile: profile?.kind ?? null });
+    return { ...patient, status: patient.status as VitalStatus, profile: profile?.kind ?? null };
   };
-  // The database applies the patient access rule too: a patient session sees only its own record,
-  // its sub-users' and those it follows (minus hidden data kinds).
-  return withCaller(database, auth, run);
 }

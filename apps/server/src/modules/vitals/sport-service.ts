@@ -12,12 +12,13 @@ import {
   type WeightOverview,
 } from '@rpm/contracts';
 import type { z } from 'zod';
-import type { TenantTransaction } from '../../db/database.js';
+import type { Database, TenantTransaction } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
 import { recordAudit } from '../audit/store.js';
 import { readPatient } from './fetch-service.js';
 import { listSport } from './fetch-store.js';
 import { withVitalsPatient, type VitalsEnvironment, type VitalsPatient } from './patient-access.js';
+import { readVitals } from './vitals-database.js';
 import {
   findSavedSession,
   findSession,
@@ -122,12 +123,12 @@ export function readOwnSport(environment: VitalsEnvironment, recordId: string) {
   });
 }
 
-async function overviewOf(tx: TenantTransaction, patient: VitalsPatient): Promise<WeightOverview> {
-  const [rows, heightCm, goal] = [
-    await recentWeights(tx, patient.tenantId, patient.id),
-    await heightOf(tx, patient),
-    await findWeightGoal(tx, patient.tenantId, patient.id),
-  ];
+async function overviewOf(database: Database, tx: TenantTransaction, patient: VitalsPatient): Promise<WeightOverview> {
+  const [rows, heightCm] = await readVitals(database, tx, patient, async (vitals) => [
+    await recentWeights(vitals, patient.tenantId, patient.id),
+    await heightOf(tx, patient, vitals),
+  ]);
+  const goal = await findWeightGoal(tx, patient.tenantId, patient.id);
   const records = rows.map((row) => ({ valueKg: row.value, measuredAt: row.measured_at, source: row.source as DataSource }));
   const currentKg = records[0]?.valueKg ?? null;
   const bmi = bodyMassIndex(currentKg, heightCm);
@@ -150,13 +151,13 @@ async function overviewOf(tx: TenantTransaction, patient: VitalsPatient): Promis
 
 /** GET /health/me/weight: goal, recent weights, height, BMI with its band, progress. */
 export function readOwnWeight(environment: VitalsEnvironment) {
-  return readOwn(environment, 'weight', overviewOf);
+  return readOwn(environment, 'weight', (tx, patient) => overviewOf(environment.database, tx, patient));
 }
 
 /** POST /health/me/weight/goal: sets the goal; progress counts from the latest weight at this time. */
 export function setOwnWeightGoal(environment: VitalsEnvironment, goalKg: number) {
   return writeOwn(environment, async (tx, patient) => {
-    const [latest] = await recentWeights(tx, patient.tenantId, patient.id);
+    const [latest] = await readVitals(environment.database, tx, patient, (vitals) => recentWeights(vitals, patient.tenantId, patient.id));
     const setAt = environment.clock.now();
     await upsertWeightGoal(tx, {
       tenantId: patient.tenantId,
@@ -173,6 +174,6 @@ export function setOwnWeightGoal(environment: VitalsEnvironment, goalKg: number)
       targetId: patient.id,
       details: { weightGoalKg: goalKg, startKg: latest?.value ?? null },
     });
-    return overviewOf(tx, patient);
+    return overviewOf(environment.database, tx, patient);
   });
 }

@@ -68,15 +68,18 @@ export async function findSession(tx: TenantTransaction, tenantId: string, patie
 export async function recentWeights(tx: TenantTransaction, tenantId: string, patientId: string) {
   const result = await tx.execute<{ value: number; measured_at: string; source: string }>(sql`
     SELECT value, to_char(measured_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS measured_at, source
-      FROM readings
-     WHERE tenant_id = ${tenantId} AND patient_id = ${patientId} AND measure = 'WEIGHT'
-     ORDER BY measured_at DESC, source
-     LIMIT ${WEIGHT_RECORDS_SHOWN}`);
+      FROM latest_patient_readings(${tenantId}::uuid, ${patientId}::uuid, 'WEIGHT', ${WEIGHT_RECORDS_SHOWN})
+     ORDER BY measured_at DESC, source`);
   return result.rows;
 }
 
 /** The height to compute a BMI with: the patient record's, else the account's, else the latest HEIGHT reading. */
-export async function heightOf(tx: TenantTransaction, patient: { tenantId: string; id: string; userId: string | null }) {
+export async function heightOf(
+  tx: TenantTransaction,
+  patient: { tenantId: string; id: string; userId: string | null },
+  /** Where the patient's readings are (a DEDICATED tenant's vitals database), when not in `tx`. */
+  readings: TenantTransaction = tx,
+) {
   const [record] = await tx
     .select({ heightCm: patients.heightCm })
     .from(patients)
@@ -89,10 +92,8 @@ export async function heightOf(tx: TenantTransaction, patient: { tenantId: strin
       .where(and(eq(users.tenantId, patient.tenantId), eq(users.id, patient.userId)));
     if (account?.heightCm != null) return account.heightCm;
   }
-  const result = await tx.execute<{ value: number }>(sql`
-    SELECT value FROM readings
-     WHERE tenant_id = ${patient.tenantId} AND patient_id = ${patient.id} AND measure = 'HEIGHT'
-     ORDER BY measured_at DESC LIMIT 1`);
+  const result = await readings.execute<{ value: number }>(sql`
+    SELECT value FROM latest_patient_readings(${patient.tenantId}::uuid, ${patient.id}::uuid, 'HEIGHT', 1)`);
   return result.rows[0]?.value ?? null;
 }
 

@@ -33,6 +33,7 @@ import {
   type StatusDecision,
 } from './status-rules.js';
 import { ageOn, patientThresholdsOf } from './thresholds-store.js';
+import { readVitals } from './vitals-database.js';
 
 /**
  * The status engine (spec §4 patient status and alerts in the patient app): every new current
@@ -345,13 +346,15 @@ export async function applyManualStatusChange(
 
 /** The patient's current level: the worst of the latest value of each measure of the last day. */
 async function currentLevel(
+  database: Database,
   tx: TenantTransaction,
   tenantId: string,
   patientId: string,
   birthday: string | null,
   now: Date,
 ): Promise<VitalStatus> {
-  const latest = (await latestValues(tx, tenantId, patientId)).filter(
+  const stored = await readVitals(database, tx, { tenantId, id: patientId }, (vitals) => latestValues(vitals, tenantId, patientId));
+  const latest = stored.filter(
     (reading) => isThresholdMetric(reading.measure) && now.getTime() - reading.atMs <= DAY,
   );
   if (latest.length === 0) return 'NORMAL';
@@ -372,6 +375,7 @@ async function currentLevel(
  * comes down with it (contracts planClose).
  */
 export async function settleStatusOnClose(
+  database: Database,
   tx: TenantTransaction,
   clock: Clock,
   tenantId: string,
@@ -383,7 +387,7 @@ export async function settleStatusOnClose(
   const loaded = await loadLifecycle(tx, tenantId, patientId, true);
   if (loaded === undefined || loaded.state.hasOpenCase) return;
   const level = capForAccount(
-    await currentLevel(tx, tenantId, patientId, loaded.birthday, now),
+    await currentLevel(database, tx, tenantId, patientId, loaded.birthday, now),
     loaded.accountKind,
   );
   const plan = planClose(loaded.state, level, closed, now.getTime(), loaded.windowMs);

@@ -1,0 +1,246 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from '../../../test/app.js';
+import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
+import { createPatient, createTenant } from '../../../test/factories.js';
+import { conditionsOf, type PatientFilter, searchQuery, SEARCH_WORK_MEM } from './store.js';
+import { call, logInAs, patientBody, patientOrganisation, type PatientOrganisation } from './test-support.js';
+
+/**
+ * The list's search through patient_search_terms (migration 0063): word prefixes without
+ * diacritics or case, the phone from its start or end, the email from its start, the patient id;
+ * within the caller's tenant and centers only; following renames, moves and deletions; and by
+ * the terms' index under row-level security.
+ */
+
+let testDb: TestDatabase;
+let app: FastifyInstance;
+let org: PatientOrganisation;
+let tenantId = '';
+let admin = '';
+let adminA = '';
+const ids: Record<'hongA' | 'hongB' | 'hongNone' | 'deleted' | 'otherTenant', string> = {
+  hongA: '',
+  hongB: '',
+  hongNone: '',
+  deleted: '',
+  otherTenant: '',
+};
+
+/** The ids a caller's search lists (all of them: size 100). */
+async function found(token: string, search: string, extra = ''): Promise<string[]> {
+  const response = await call(
+    app,
+    token,
+    'GET',
+    `/account/patients?size=100&search=${encodeURIComponent(search)}${extra}`,
+  );
+  expect(response.statusCode).toBe(200);
+  const page = response.json<{ data: { items: { id: string }[]; total: number } }>().data;
+  expect(page.total).toBe(page.items.length);
+  return page.items.map((item) => item.id).sort();
+}
+const sorted = (...list: string[]) => [...list].sort();
+
+/** A connection as the app role in a transaction of the tenant, as a request makes it. */
+async function appTransaction(tenant: string, centers: string) {
+  const client = new pg.Client({ connectionString: testDb.appUrl });
+  client.on('error', () => undefined);
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query(
+    `SELECT set_config('app.tenant_id', $1, true), set_config('app.center_ids', $2, true), set_config('app.subject', '', true)`,
+    [tenant, centers],
+  );
+  return client;
+}
+
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  app = await createTestApp(testDb.database);
+  org = await patientOrganisation(testDb);
+  tenantId = org.tenant.id;
+  admin = await logInAs(app, org.tenant.code, org.admin);
+  adminA = await logInAs(app, org.tenant.code, org.adminA);
+  const hong = { firstName: 'Hồng', middleName: 'Thị', lastName: 'Nguyễn' };
+  ids.hongA = (
+    await createPatient(testDb.database, tenantId, {
+      ...hong,
+      healthCenterId: org.centerA.id,
+      patientCode: 'BNCS20417',
+      phone: '0912345678',
+      email: 'Hong.Nguyen@Clinic.example',
+    })
+  ).id;
+  ids.hongB = (
+    await createPatient(testDb.database, tenantId, {
+      firstName: 'HỒNG',
+      lastName: 'NGUYỄN',
+      healthCenterId: org.centerB.id,
+    })
+  ).id;
+  // NFD: the accents as separate combining marks.
+  ids.hongNone = (
+    await createPatient(testDb.database, tenantId, { firstName: 'Ho\u0302\u0300ng', lastName: 'Nguye\u0302\u0303n' })
+  ).id;
+  ids.deleted = (
+    await createPatient(testDb.database, tenantId, {
+      ...hong,
+      healthCenterId: org.centerA.id,
+      accountState: 'DISABLED',
+      deletionRequestedAt: new Date(),
+      purgeAfter: new Date(Date.now() + 30 * 86_400_000),
+    })
+  ).id;
+  const other = await createTenant(testDb.database);
+  ids.otherTenant = (await createPatient(testDb.database, other.id, { ...hong, phone: '0912345678' })).id;
+});
+afterAll(async () => {
+  await app.close();
+  await testDb.drop();
+});
+
+describe('patient search', () => {
+  it('finds every word as the start of a name word, without diacritics or case, in any order', async () => {
+    const everyHong = sorted(ids.hongA, ids.hongB, ids.hongNone);
+    expect(await found(admin, 'hong nguyen')).toEqual(everyHong);
+    expect(await found(admin, 'NGUY  hồ')).toEqual(everyHong);
+    expect(await found(admin, 'Nguyễn, Hồng')).toEqual(everyHong);
+    expect(await found(admin, 'thi')).toEqual([ids.hongA]);
+    // Every word must be found: one that is no word's start finds nobody.
+    expect(await found(admin, 'hong nguyen x')).toEqual([]);
+    // Inside a word is not a start (the search was a contains-search before migration 0063).
+    expect(await found(admin, 'guyen')).toEqual([]);
+    expect(await found(admin, '%')).toEqual([]);
+  });
+
+  it('finds the phone by its first or last digits, the email from its start, the patient id and its number', async () => {
+    for (const search of ['0912', '0912345678', '091 234 5678', '912345678', '5678', 'Hong.Nguyen@clinic', 'bncs2041', 'BNCS20417', '20417'])
+      expect(await found(admin, search), search).toEqual([ids.hongA]);
+    // The middle of a number is neither its start nor its end.
+    expect(await found(admin, '1234')).toEqual([]);
+    // An email is found from its start only, by what is typed with its @.
+    expect(await found(admin, 'clinic.example')).toEqual([]);
+    // A page and its total agree past the first page too.
+    const page = await call(app, admin, 'GET', '/account/patients?size=1&page=1&search=hong&sortField=name');
+    expect(page.json<{ data: { items: unknown[]; total: number } }>().data).toMatchObject({ total: 3 });
+    expect(page.json<{ data: { items: unknown[] } }>().data.items).toHaveLength(1);
+  });
+
+  it('never lists another tenant’s patients, nor a center’s the caller does not see', async () => {
+    expect(await found(admin, '0912345678')).toEqual([ids.hongA]);
+    expect(await found(adminA, 'hong')).toEqual([ids.hongA]);
+    expect(await found(adminA, 'hong', `&centerId=${org.centerB.id}`)).toEqual([]);
+    expect(await found(admin, 'hong', `&centerId=${org.centerB.id}`)).toEqual([ids.hongB]);
+    // The terms themselves: a center's caller reads its center's, another tenant reads none.
+    const ofCenterA = await appTransaction(tenantId, org.centerA.id);
+    const centers = await ofCenterA.query<{ center: string | null }>(
+      'SELECT DISTINCT health_center_id AS center FROM patient_search_terms',
+    );
+    expect(centers.rows.map((row) => row.center)).toEqual([org.centerA.id]);
+    await ofCenterA.query('ROLLBACK');
+    const otherTenant = await createTenant(testDb.database);
+    const outsider = await appTransaction(otherTenant.id, '*');
+    expect((await outsider.query(`SELECT * FROM patient_search_terms WHERE term >= 'hong'`)).rows).toEqual([]);
+    await outsider.query('ROLLBACK');
+    // Nobody writes them but the triggers.
+    const writer = await appTransaction(tenantId, '*');
+    await expect(
+      writer.query(`INSERT INTO patient_search_terms (tenant_id, term, patient_id) VALUES ($1, 'x', $2)`, [
+        tenantId,
+        ids.hongA,
+      ]),
+    ).rejects.toMatchObject({ code: '42501' });
+    await writer.query('ROLLBACK');
+    await Promise.all([ofCenterA.end(), outsider.end(), writer.end()]);
+  });
+
+  it('finds a renamed patient by the new name and not the old, follows moves and deletions', async () => {
+    const renamed = await createPatient(testDb.database, tenantId, {
+      firstName: 'Quỳnh',
+      lastName: 'Đặng',
+      healthCenterId: org.centerA.id,
+    });
+    expect(await found(adminA, 'dang quynh')).toEqual([renamed.id]);
+    const body = patientBody(org.centerA.id, { firstName: 'Xuân', lastName: 'Đỗ', phone: '0966001122' });
+    expect((await call(app, admin, 'PUT', `/account/patients/${renamed.id}`, body)).statusCode).toBe(200);
+    expect(await found(adminA, 'quynh')).toEqual([]);
+    expect(await found(adminA, 'dang')).toEqual([]);
+    expect(await found(adminA, 'xuan do')).toEqual([renamed.id]);
+    expect(await found(adminA, '1122')).toEqual([renamed.id]);
+    // Moved to center B: center A's caller no longer finds it.
+    const moved = patientBody(org.centerB.id, { firstName: 'Xuân', lastName: 'Đỗ', phone: '0966001122' });
+    expect((await call(app, admin, 'PUT', `/account/patients/${renamed.id}`, moved)).statusCode).toBe(200);
+    expect(await found(adminA, 'xuan do')).toEqual([]);
+    expect(await found(admin, 'xuan do')).toEqual([renamed.id]);
+    // Renamed by a statement of its own (the triggers, not the service, keep the terms).
+    await asOwner(testDb.ownerUrl, `UPDATE patients SET last_name = 'Vũ' WHERE id = $1`, [renamed.id]);
+    expect(await found(admin, 'xuan do')).toEqual([]);
+    expect(await found(admin, 'xuan vu')).toEqual([renamed.id]);
+    // Deleted (the account disabled at once, the row purged later): found no more.
+    const { patientCode } = (await call(app, admin, 'GET', `/account/patients/${renamed.id}`)).json<{
+      data: { patientCode: string };
+    }>().data;
+    const deleted = await call(app, admin, 'DELETE', `/account/patients/${renamed.id}`, {
+      confirmPatientCode: patientCode,
+    });
+    expect(deleted.statusCode).toBe(200);
+    expect(await found(admin, 'xuan vu')).toEqual([]);
+    await asOwner(testDb.ownerUrl, `DELETE FROM patients WHERE id = $1`, [renamed.id]);
+    const [left] = await asOwner<{ n: number }>(
+      testDb.ownerUrl,
+      `SELECT count(*)::int AS n FROM patient_search_terms WHERE patient_id = ANY ($1::uuid[])`,
+      [[renamed.id, ids.deleted]],
+    );
+    expect(left?.n).toBe(0);
+  });
+
+  it('is read from the terms index under row-level security, not from every patient', async () => {
+    // Enough patients for the planner to prefer an index to reading the tables.
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO patients (tenant_id, id, patient_code, first_name, last_name, phone, health_center_id)
+       SELECT $1, gen_random_uuid(), 'BULK' || n, 'Bulk' || n, 'Patient', '07' || lpad(n::text, 8, '0'),
+              CASE WHEN n % 2 = 0 THEN $2::uuid ELSE $3::uuid END
+         FROM generate_series(1, 5000) n`,
+      [tenantId, org.centerA.id, org.centerB.id],
+    );
+    await asOwner(testDb.ownerUrl, 'ANALYZE patients, patient_search_terms');
+    const filter: PatientFilter = {
+      search: 'hong nguyen',
+      scope: 'center',
+      sortField: 'created',
+      sortType: 'desc',
+      callerId: org.adminA.id,
+      visibility: { centerIds: [org.centerA.id] },
+    };
+    const dialect = new PgDialect();
+    const client = await appTransaction(tenantId, org.centerA.id);
+    await client.query(`SELECT set_config('work_mem', $1, true)`, [SEARCH_WORK_MEM]);
+    const plan = async (statement: SQL, options: string) => {
+      const { sql: text, params } = dialect.sqlToQuery(statement);
+      const rows = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (${options}) ${text}`, params);
+      return rows.rows.map((row) => row['QUERY PLAN']).join('\n');
+    };
+    // The list's statement, run: what it read (nodes it did not run say "never executed").
+    const searched = await plan(searchQuery(filter, { page: 0, size: 20 }), 'ANALYZE, COSTS OFF');
+    const ran = searched.split('\n').filter((line) => !line.includes('never executed')).join('\n');
+    expect(ran).not.toMatch(/Seq Scan on patients/);
+    // The search as a condition of other statements (the export, a filtered count).
+    const counted = await plan(sql`SELECT count(*) FROM patients WHERE ${conditionsOf(filter)}`, 'COSTS OFF');
+    for (const text of [ran, counted]) {
+      expect(text).toMatch(/Index (Only )?Scan using patient_search_terms_pkey on patient_search_terms/);
+      // The word's range is the index's condition: the comparison runs ahead of the policies.
+      expect(text).toMatch(/Index Cond: \(\(tenant_id = .*\) AND \(term >= /);
+      expect(text).not.toMatch(/Seq Scan on patient_search_terms/);
+    }
+    const statement = dialect.sqlToQuery(searchQuery(filter, { page: 0, size: 20 }));
+    const result = await client.query<{ total: number; ids: string[] }>(statement.sql, statement.params);
+    expect(result.rows[0]).toEqual({ total: 1, ids: [ids.hongA] });
+    await client.query('ROLLBACK');
+    await client.end();
+  });
+});
