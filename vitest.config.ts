@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { startupErrorMessages } from './packages/i18n/src/vite-plugin';
 
 // Three tiers, one run: fast unit tests, integration tests on real PostgreSQL (one database per
 // test file), and browser tests driving the built console against a real server.
@@ -7,6 +8,8 @@ export default defineConfig({
     reporters: ['default', './tools/summary-reporter.ts'],
     projects: [
       {
+        // The console's startup error messages (`errors.json?startup`), as its build cuts them.
+        plugins: [startupErrorMessages()],
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'tools/**/*.test.ts'],

@@ -118,7 +118,9 @@ describe('one-time code login', () => {
     const wrong = code === '000000' ? '111111' : '000000';
     const verify = page.getByRole('button', { name: 'Verify code' });
     const answers: string[] = [];
-    for (let attempt = 0; attempt < 6 && (await verify.isEnabled()); attempt++) {
+    for (let attempt = 0; attempt < 6 && answers.at(-1) !== 'otp.tooManyAttempts'; attempt++) {
+      // The button is busy while an answer is shown; the next try waits for it.
+      await expect.poll(() => verify.getAttribute('data-loading')).toBeNull();
       await typeCode(page, wrong);
       const answer = page.waitForResponse((response) => response.url().endsWith('/otp/token-web'));
       await verify.click();

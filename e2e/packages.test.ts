@@ -4,10 +4,11 @@ import { ConsoleDriver, dismissToasts } from './support/console.js';
 import { logInPatient, pageWidth, queryDatabase, screenshot, usePhoneSuite } from './support/phone.js';
 
 /**
- * Service packages across the two apps: the demo admin creates the free ZERO package and a paid
- * one under Packages (the form says what is wrong, a taken Package ID included), disables and
- * enables one again, and puts the demo patient on the paid package from its profile; the patient
- * sees it under My package, with the offer and prices, and cancels it back to the free package.
+ * Service packages across the two apps: the demo admin finds the seeded Zero and Basic packages,
+ * creates a free package and a paid one under Packages (the form says what is wrong, a taken
+ * Package ID included), disables and enables one again, and puts the demo patient on the paid
+ * package from its profile; the patient sees it under My package, with the offer and prices, and
+ * cancels it back to the free default package (the seeded Zero).
  */
 
 const suite = usePhoneSuite();
@@ -28,7 +29,8 @@ describe('service packages', () => {
       `SELECT p.tenant_id, p.id FROM patients p JOIN users u ON u.id = p.user_id WHERE u.email = 'patient@demo.example'`,
     );
     if (patient === undefined) throw new Error('no demo patient');
-    // A retry starts from no package made here, and the demo patient's own subscriptions gone.
+    // A retry starts from no package made here, and the demo patient's own subscriptions (its
+    // seeded Basic among them) gone.
     await queryDatabase(
       server,
       `DELETE FROM subscriptions WHERE patient_id = $1 OR package_id IN (SELECT id FROM service_packages WHERE code LIKE 'E2E%')`,
@@ -51,9 +53,14 @@ describe('service packages', () => {
     const admin = await consoleDriver.openPage();
     await consoleDriver.signIn(admin, 'admin@demo.example');
     await admin.waitForURL('**/admin');
-    await admin.getByRole('link', { name: 'Packages' }).click();
+    await admin.getByRole('link', { name: 'Packages', exact: true }).click();
     await admin.waitForURL('**/admin/packages');
     const table = admin.getByTestId('packages-table');
+    // The demo's own offer: Zero, the free default, and Basic for 6, 12 and 24 months in dong.
+    await expect.poll(() => table.getByRole('row').filter({ hasText: 'BASIC6' }).textContent(), { timeout: 15_000 }).toContain('84,000');
+    expect(await table.getByRole('row').filter({ hasText: 'ZERO' }).textContent()).toContain('Unlimited');
+    expect(await table.getByRole('row').filter({ hasText: 'BASIC24' }).textContent()).toContain('192,000');
+    await screenshot(admin, 'console-packages-seeded');
 
     // An empty form says what is missing.
     await admin.getByRole('button', { name: 'New package' }).click();
@@ -63,10 +70,9 @@ describe('service packages', () => {
     await expect.poll(() => form.getByText('Use letters, digits, - and _ only (at most 32)').isVisible()).toBe(true);
     await expect.poll(() => form.getByText('Enter a whole price of 0 or more').isVisible()).toBe(true);
 
-    // The free ZERO package: unlimited duration, no features.
-    await form.getByRole('textbox', { name: /^Package ID/ }).fill('E2E_ZERO');
+    // A free package besides the default: unlimited duration, no features.
+    await form.getByRole('textbox', { name: /^Package ID/ }).fill('E2E_FREE');
     await form.getByRole('textbox', { name: /^Name/ }).fill('E2E Free');
-    await choose(admin, 'Plan', 'Free default (ZERO)');
     await form.getByRole('textbox', { name: /^Price/ }).fill('0');
     await form.getByRole('switch', { name: 'Unlimited duration' }).click();
     expect(await form.getByLabel('Duration (months)').isDisabled()).toBe(true);
@@ -75,13 +81,13 @@ describe('service packages', () => {
     await form.waitFor({ state: 'detached' });
     await dismissToasts(admin);
     await admin.getByLabel('Search').fill('E2E');
-    await expect.poll(() => table.getByRole('row').filter({ hasText: 'E2E_ZERO' }).count()).toBe(1);
+    await expect.poll(() => table.getByRole('row').filter({ hasText: 'E2E_FREE' }).count()).toBe(1);
 
     // A paid package: a taken Package ID is refused under the field; a paid one needs a feature.
     await admin.getByRole('button', { name: 'New package' }).click();
     form = admin.getByTestId('package-form');
     await form.waitFor();
-    await form.getByRole('textbox', { name: /^Package ID/ }).fill('E2E_ZERO');
+    await form.getByRole('textbox', { name: /^Package ID/ }).fill('E2E_FREE');
     await form.getByRole('textbox', { name: /^Name/ }).fill('E2E Gold care');
     await choose(admin, 'Level', 'Gold');
     await choose(admin, 'Currency', 'USD');
@@ -109,8 +115,8 @@ describe('service packages', () => {
       `SELECT price_minor, follower_limit, user_features FROM service_packages WHERE code = 'E2E_GOLD'`,
     );
     expect(stored).toEqual([{ price_minor: '1999', follower_limit: 3, user_features: ['VIDEO_CONSULTATION'] }]);
-    const zero = table.getByRole('row').filter({ hasText: 'E2E_ZERO' });
-    expect(await zero.textContent()).toContain('Unlimited');
+    const free = table.getByRole('row').filter({ hasText: 'E2E_FREE' });
+    expect(await free.textContent()).toContain('Unlimited');
 
     // Disabled after a confirmation, then enabled again.
     await gold.getByRole('button', { name: 'Disable E2E_GOLD' }).click();
@@ -153,14 +159,14 @@ describe('service packages', () => {
     expect(await mine.textContent()).toContain('$19.99');
     expect(await mine.textContent()).toContain('Video consultations');
     await expect.poll(() => phone.getByTestId('package-offer').filter({ hasText: 'E2E Free' }).count()).toBe(1);
-    expect(await phone.getByText('To change your package, ask your health center').isVisible()).toBe(true);
+    expect(await phone.getByText('Choose a package to buy it here, or ask your health center').isVisible()).toBe(true);
     expect(await pageWidth(phone)).toBeLessThanOrEqual(SMALL_PHONE.width);
     await screenshot(phone, 'patient-my-package-360');
     await mine.getByRole('button', { name: 'Cancel my package' }).tap();
     const confirm = phone.getByRole('dialog', { name: 'Cancel your package?' });
     await confirm.getByRole('button', { name: 'Cancel my package' }).tap();
     await expect.poll(() => phone.getByTestId('subscription-canceled').isVisible(), { timeout: 15_000 }).toBe(true);
-    await expect.poll(() => phone.getByTestId('my-package-name').textContent()).toBe('E2E Free');
+    await expect.poll(() => phone.getByTestId('my-package-name').textContent()).toBe('Zero');
     await expect
       .poll(() => phone.getByTestId('subscription-history-item').filter({ hasText: 'E2E Gold care' }).textContent())
       .toContain('Canceled');
@@ -169,7 +175,7 @@ describe('service packages', () => {
     // The console shows the change.
     await admin.reload();
     await admin.getByRole('tab', { name: 'Package' }).click();
-    await expect.poll(() => admin.getByTestId('current-package-name').textContent(), { timeout: 15_000 }).toContain('E2E Free');
+    await expect.poll(() => admin.getByTestId('current-package-name').textContent(), { timeout: 15_000 }).toContain('Zero');
     await consoleDriver.closeAll();
   });
 });

@@ -96,7 +96,13 @@ describe('patient app push notifications', () => {
     await button.focus();
     await page.keyboard.press('Enter');
     const pushButton = card(page).getByRole('button');
-    await expect.poll(() => pushButton.textContent(), { timeout: 30_000 }).not.toBe('Turning on…');
+    // Settled when it is on or says why not (the button may not yet read "Turning on…" right after the key).
+    await expect
+      .poll(async () => (await card(page).getAttribute('data-state')) === 'on' || (await card(page).locator('.push-problem').count()) > 0, {
+        timeout: 30_000,
+      })
+      .toBe(true);
+    await expect.poll(() => pushButton.textContent()).not.toBe('Turning on…');
     const state = await card(page).getAttribute('data-state');
     const stored = await pushSubscriptionsOfDemoPatient();
     if (state === 'on') {

@@ -139,13 +139,14 @@ describe('patient app sub-users', () => {
       `WITH me AS (SELECT u.id, u.tenant_id FROM users u WHERE u.email = $1)
        INSERT INTO patient_contacts (tenant_id, id, patient_id, contact_type, name, phone, relationship, invitation_status,
                                      follower_user_id, last_sent_at, confirmed_at)
-       SELECT p.tenant_id, gen_random_uuid(), p.id, 'CARING', 'Demo', '0912345678', 'FRIEND', 'CONFIRMED', me.id, now(), now()
+       SELECT p.tenant_id, gen_random_uuid(), p.id, 'CARING', 'Demo', $2, 'FRIEND', 'CONFIRMED', me.id, now(), now()
          FROM patients p JOIN me ON me.tenant_id = p.tenant_id
         WHERE p.account_kind <> 'SUB_USER' AND p.user_id IS DISTINCT FROM me.id AND p.status = 'NORMAL'
         ORDER BY p.first_name, p.last_name, p.id LIMIT 1
        RETURNING patient_id AS id,
                  (SELECT first_name || ' ' || last_name FROM patients WHERE id = patient_contacts.patient_id) AS name`,
-      [DEMO_PATIENT],
+      // A number of its own, so that a second try of this test does not meet the first one's contact.
+      [DEMO_PATIENT, `091${String(Date.now() % 10_000_000).padStart(7, '0')}`],
     );
     if (followed === undefined) throw new Error('the demo tenant has no other patient to follow');
     const page = await suite.openPhone();
@@ -182,6 +183,9 @@ describe('patient app sub-users', () => {
     await switcher(page).tap();
     await page.locator('.profile-menu').getByRole('button', { name: new RegExp(followed.name) }).tap();
     await expect.poll(() => banner(page).isVisible()).toBe(true);
+    // The followed patient's dashboard loads first: it moves the button down when it comes.
+    await expect.poll(() => page.locator('.home .status-pill').isVisible()).toBe(true);
+    await expect.poll(() => page.locator('.home [role="status"]').count()).toBe(0);
     await page.getByRole('button', { name: 'Log out' }).tap();
     await page.waitForURL('**/app/login');
     expect(await page.evaluate(() => sessionStorage.getItem('rpm.patient.profile'))).toBeNull();

@@ -127,6 +127,16 @@ describe('tenant management', () => {
     await expect.poll(() => settleField.inputValue()).toBe('30');
     await settleField.fill('90');
     await page.getByLabel(/^OCR key \(prescriptions\)/).fill('ocr-live-key-0001-9876');
+    // Readings are kept at least 90 days when a retention is set.
+    const retention = page.getByRole('textbox', { name: 'Keep readings for (days)' });
+    expect(await retention.inputValue()).toBe('0');
+    await retention.fill('30');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(() => page.getByText('Enter 0 to keep readings for ever, or whole days from 90 to 36,500').isVisible())
+      .toBe(true);
+    await retention.fill('730');
+    await page.getByRole('textbox', { name: 'Compact readings after (days)' }).fill('14');
     await page.getByRole('button', { name: 'Save' }).click();
     await expect.poll(() => page.getByText('Settings saved.').isVisible()).toBe(true);
     // The key comes back masked, never as typed.
@@ -140,6 +150,7 @@ describe('tenant management', () => {
     await openTab(page, 'Settings');
     await expect.poll(() => page.getByRole('textbox', { name: 'Status come-down window' }).inputValue()).toBe('90');
     expect(await page.getByRole('combobox', { name: 'Time zone' }).inputValue()).toBe('America/Toronto');
+    expect(await page.getByRole('textbox', { name: 'Keep readings for (days)' }).inputValue()).toBe('730');
 
     // Security: the example follows the rule as edited, before saving.
     await openTab(page, 'Security');

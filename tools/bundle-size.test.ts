@@ -92,10 +92,7 @@ describe('first-load files from the build manifest', () => {
           ...Object.values(PUBLIC_PAGE_PARTS).flat(),
           ...AREA_SHELL,
           AREA_HOME,
-        ].map((module) => [
-          module,
-          { file: 'assets/login-page.js', isDynamicEntry: true },
-        ]),
+        ].map((module) => [module, { file: 'assets/login-page.js', isDynamicEntry: true }]),
       ),
       ...Object.fromEntries(
         SUPPORTED_LANGUAGES.flatMap((language) =>
@@ -105,17 +102,27 @@ describe('first-load files from the build manifest', () => {
           ]),
         ),
       ),
+      ...Object.fromEntries(
+        SUPPORTED_LANGUAGES.map((language) => [
+          `../../packages/i18n/locales/${language}/errors.json?startup`,
+          { file: `assets/${language}-errors-startup.js`, isDynamicEntry: true },
+        ]),
+      ),
     };
     // vi's catalogues weigh more than en's: a screen is weighed with them.
     sizes['assets/en-common.js'] = 10;
     sizes['assets/vi-common.js'] = 12;
     sizes['assets/en-errors.js'] = 3;
     sizes['assets/vi-errors.js'] = 4;
+    sizes['assets/en-errors-startup.js'] = 2;
+    sizes['assets/vi-errors-startup.js'] = 3;
     const weights = weighScreens(manifest, (file) => sizes[file] ?? 1);
     const login = weights.find((weight) => weight.screen === '/login');
-    expect(login).toMatchObject({ js: 155 + 12 + 4, css: 7 });
+    // The console fetches the startup part of `errors` before a screen, not the whole catalogue.
+    expect(login).toMatchObject({ js: 155 + 12 + 3, css: 7 });
     expect(login?.files).toContain('assets/vi-common.js');
     expect(login?.files).not.toContain('assets/en-common.js');
+    expect(login?.files).not.toContain('assets/vi-errors.js');
     // A staff screen also waits for the staff shell's catalogues.
     const doctor = weights.find((weight) => weight.screen === '/doctor');
     expect(doctor?.files).toEqual(expect.arrayContaining(['assets/vi-patients.js', 'assets/vi-realtime.js']));

@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+// Relative: the config is loaded by Node, which runs no TypeScript from a workspace package.
+import { startupErrorMessages } from '../../packages/i18n/src/vite-plugin';
 
 /** The API prefixes the Fastify server owns; in dev, Vite forwards them so the console stays same-origin. */
 const API_PREFIXES = ['/auth', '/account', '/manage', '/health', '/notification', '/collector', '/docs'];
@@ -40,7 +42,7 @@ function mantineStylesPerComponent(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), mantineStylesPerComponent()],
+  plugins: [react(), mantineStylesPerComponent(), startupErrorMessages()],
   resolve: {
     alias: [
       // Every `import … from 'zod'` (the console's and @rpm/contracts') gets zod configured for the

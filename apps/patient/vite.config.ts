@@ -1,6 +1,8 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { pwaPlugin } from './build/pwa-plugin';
+// Relative: the config is loaded by Node, which runs no TypeScript from a workspace package.
+import { startupErrorMessages } from '../../packages/i18n/src/vite-plugin';
 
 /** The app is served by the API server under this path (apps/server/src/app.ts). */
 const BASE = '/app/';
@@ -10,7 +12,9 @@ const apiTarget = process.env.VITE_API_TARGET ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
   base: BASE,
-  plugins: [react(), pwaPlugin(BASE)],
+  // The console's startup error messages (`errors.json?startup`) are in @rpm/i18n/load, which the
+  // app imports too (it fetches the whole `errors` catalogue).
+  plugins: [react(), pwaPlugin(BASE), startupErrorMessages()],
   html: {
     // Replaced by a fresh nonce in every copy of index.html the server sends (CSP_NONCE_PLACEHOLDER).
     cspNonce: '__RPM_CSP_NONCE__',

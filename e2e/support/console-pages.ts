@@ -52,6 +52,65 @@ export async function settle(page: Page): Promise<void> {
     .catch(() => undefined);
 }
 
+/** Calls a page has in flight, counted from its requests (a WebSocket is no request). */
+const inFlight = new WeakMap<Page, Set<unknown>>();
+
+/** Starts counting the page's calls in flight (settleInApp); call it before the page loads anything. */
+export function trackRequests(page: Page): Set<unknown> {
+  let requests = inFlight.get(page);
+  if (requests) return requests;
+  const tracked = new Set<unknown>();
+  page.on('request', (request) => tracked.add(request));
+  page.on('requestfinished', (request) => tracked.delete(request));
+  page.on('requestfailed', (request) => tracked.delete(request));
+  inFlight.set(page, tracked);
+  requests = tracked;
+  return requests;
+}
+
+/**
+ * Opens an address of the signed-in console inside the running console, as its own links do
+ * (the router's history, not a reload): the session, the startup sequence, the live connection and
+ * the code already fetched stay, and only the page's own code and calls load. The page may go on
+ * to another address (a record opens on its first tab), as it would from a link. Waits until the
+ * page has settled (`settleInApp`).
+ */
+export async function openInApp(page: Page, path: string): Promise<void> {
+  trackRequests(page);
+  await page.evaluate((to) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await settleInApp(page);
+}
+
+/**
+ * Waits until no call has been in flight for half a second (Playwright's rule for `networkidle`,
+ * counted here from the page's requests, as a navigation inside the console loads no document),
+ * no page load is pending and no loader spins.
+ */
+export async function settleInApp(page: Page): Promise<void> {
+  const requests = trackRequests(page);
+  const quietFor = 500;
+  const deadline = Date.now() + 30_000;
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    await page.waitForTimeout(50);
+    if (requests.size > 0) quietSince = Date.now();
+    else if (Date.now() - quietSince >= quietFor) break;
+  }
+  await page
+    .waitForFunction(
+      () =>
+        document.querySelectorAll(
+          '.mantine-Loader-root, [data-loading="true"], [data-testid="route-pending"]',
+        ).length === 0,
+      undefined,
+      { timeout: 10_000 },
+    )
+    .catch(() => undefined);
+}
+
 /**
  * The first record a list page opens (a link to a sub-page of the list, or a row that navigates
  * when clicked), as an address; null when the list is empty or its rows open nothing.

@@ -79,6 +79,8 @@ export async function startServer(environment: Record<string, string> = {}): Pro
         SEED_DEMO: 'true',
         // Tests drive the collector themselves: no simulated fleet adding readings and alerts.
         SIMULATOR: 'off',
+        // The address browsers reach the server at: where payment providers send payers back.
+        PUBLIC_URL: baseUrl,
         ...environment,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,6 +4,7 @@ import type { resources } from '@rpm/i18n';
 import {
   DEFAULT_LANGUAGE,
   loadCatalogue,
+  loadStartupErrors,
   NAMESPACES,
   STAFF_SHELL_NAMESPACES,
   STARTUP_NAMESPACES,
@@ -67,6 +68,49 @@ function isNamespace(value: string): value is Namespace {
   return (NAMESPACES as readonly string[]).includes(value);
 }
 
+/**
+ * Whether the whole `errors` catalogue has been asked for (loadErrorMessages). Until then `errors`
+ * holds only its startup part (@rpm/i18n's STARTUP_ERROR_DOMAINS), so that the first screen does
+ * not wait for every error code's message; from then on it is the whole catalogue, in every
+ * language (a language switched to later is fetched whole).
+ */
+let wholeErrors: Promise<void> | undefined;
+
+function readCatalogue(language: SupportedLanguage, namespace: Namespace) {
+  return namespace === 'errors' && wholeErrors === undefined
+    ? loadStartupErrors(language)
+    : loadCatalogue(language, namespace);
+}
+
+/**
+ * Fetches every error code's message (the whole `errors` catalogue) in each language loaded so far
+ * and adds it to what i18next holds; screens re-render once it is there. Called by every page but
+ * the first screens before it is drawn (lib/lazy-route.tsx), by the API client before it hands on a
+ * failure whose message is not loaded yet (api/client.ts), and when a message key is missing.
+ */
+export function loadErrorMessages(): Promise<void> {
+  wholeErrors ??= Promise.all(
+    SUPPORTED_LANGUAGES.filter((language) => i18n.hasResourceBundle(language, 'errors')).map(
+      async (language) => {
+        i18n.addResourceBundle(language, 'errors', await loadCatalogue(language, 'errors'), true, true);
+      },
+    ),
+  ).then(
+    () => undefined,
+    (error: unknown) => {
+      // Asked again at the next need (the connection may be back).
+      wholeErrors = undefined;
+      throw error;
+    },
+  );
+  return wholeErrors;
+}
+
+/** Whether `errors` holds a message for the code (an API error code such as "patient.notFound"). */
+export function hasErrorMessage(code: string): boolean {
+  return i18n.exists(code, { ns: 'errors' });
+}
+
 const catalogueBackend: BackendModule = {
   type: 'backend',
   init: () => undefined,
@@ -76,7 +120,7 @@ const catalogueBackend: BackendModule = {
       return;
     }
     // i18next retries a failed read a few times (a dropped connection) before giving up.
-    loadCatalogue(language, namespace).then(
+    readCatalogue(language, namespace).then(
       (catalogue) => {
         callback(null, catalogue);
       },
@@ -90,9 +134,14 @@ const catalogueBackend: BackendModule = {
 /**
  * A key read before its namespace has been fetched (`t('org:…')` from a component that did not
  * ask for `org`, or a message key from outside React): fetch the namespace; components re-render
- * once it is there (`bindI18n: 'loaded'`).
+ * once it is there (`bindI18n: 'loaded'`). An error message outside the startup part: fetch the
+ * whole `errors` catalogue (`bindI18nStore: 'added'`).
  */
 function loadMissingNamespace(_languages: readonly string[], namespace: string): void {
+  if (namespace === 'errors' && wholeErrors === undefined && i18n.hasLoadedNamespace('errors')) {
+    loadErrorMessages().catch(() => undefined);
+    return;
+  }
   if (isNamespace(namespace) && !i18n.hasLoadedNamespace(namespace)) void i18n.loadNamespaces(namespace);
 }
 
@@ -106,6 +155,7 @@ export function initI18n(): Promise<unknown> {
   // Without a page (the unit tests of pure modules) every catalogue is loaded up front, so that
   // `t` and changeLanguage answer at once, as they do in the console once a catalogue is there.
   const hasPage = typeof document !== 'undefined';
+  if (!hasPage) wholeErrors = Promise.resolve();
   return i18n.init({
     lng: language,
     preload: hasPage ? false : [...SUPPORTED_LANGUAGES],
@@ -120,7 +170,7 @@ export function initI18n(): Promise<unknown> {
     returnNull: false,
     saveMissing: true,
     missingKeyHandler: loadMissingNamespace,
-    react: { bindI18n: 'languageChanged loaded', useSuspense: true },
+    react: { bindI18n: 'languageChanged loaded', bindI18nStore: 'added', useSuspense: true },
   });
 }
 

@@ -7,7 +7,7 @@ import { loadCatalogue, loadEnCaOverrides } from '@rpm/i18n/load';
  * The app's namespaces: its own screens, the API's messages, measure, unit and status names, and
  * one per feature (health pages, entry, alerts, devices, sport).
  */
-const NAMESPACES = ['patient', 'errors', 'health', 'appHealth', 'appEntry', 'appAlerts', 'appDevices', 'appSport', 'appContacts', 'appProfiles', 'appDoctors', 'appCarePlan', 'appAppointments'] as const;
+const NAMESPACES = ['patient', 'errors', 'health', 'appHealth', 'appEntry', 'appAlerts', 'appDevices', 'appSport', 'appContacts', 'appProfiles', 'appDoctors', 'appCarePlan', 'appAppointments', 'payments'] as const;
 const STORAGE_KEY = 'rpm.patient.language';
 
 /** The language kept from the last visit (en, vi or en-CA); en on a first visit. */

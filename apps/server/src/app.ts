@@ -22,6 +22,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { installAccessControl, isApiPath, type API_PREFIXES } from './http/access.js';
+import { installReadYourWrites } from './http/read-your-writes.js';
 import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installOriginCheck } from './http/request-origin.js';
@@ -63,6 +64,7 @@ import { doctorMeRoutes } from './modules/doctors/me-routes.js';
 import { feedbackAccountRoutes, feedbackMeRoutes } from './modules/feedback/routes.js';
 import { reviewAccountRoutes, reviewMeRoutes } from './modules/reviews/routes.js';
 import { codePackageAccountRoutes, packageAccountRoutes, packageMeRoutes } from './modules/packages/routes.js';
+import { orderAccountRoutes, orderMeRoutes } from './modules/orders/routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -101,6 +103,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     reviewAccountRoutes,
     packageAccountRoutes,
     codePackageAccountRoutes,
+    orderAccountRoutes,
   ],
   '/manage': [manageTenantRoutes, manageAccountRoutes, orgManageRoutes, staffManageRoutes, trialRequestManageRoutes, announcementManageRoutes],
   '/health': [
@@ -120,6 +123,7 @@ const API_MODULES: Record<(typeof API_PREFIXES)[number], FastifyPluginAsyncZod[]
     feedbackMeRoutes,
     reviewMeRoutes,
     packageMeRoutes,
+    orderMeRoutes,
   ],
   '/notification': [notificationRoutes, pushRoutes, announcementReadRoutes],
   '/collector': [vitalsCollectorRoutes, vitalsOcrRoutes, notificationCollectorRoutes, gatewayCallbackRoutes, paymentCallbackRoutes],
@@ -176,6 +180,7 @@ export async function buildApp({ config, database, clock = systemClock, logger }
   await app.register(fastifyCookie);
   installOriginCheck(app);
   installAccessControl(app, (token) => resolveSession(database, clock, token));
+  installReadYourWrites(app, database, config.replicaMaxLagMilliseconds);
 
   await app.register(fastifySwagger, {
     openapi: {

@@ -95,6 +95,12 @@ describe('configuration from the environment', () => {
     expect(problemsOf({ PORT: '70000', DATA_DIR: dataDir() })).toEqual(['PORT: must be between 0 and 65535 (got "70000")']);
   });
 
+  it('lets a DEDICATED tenant’s replica lag 5 s by default; REPLICA_MAX_LAG_MS takes 0 to 600000 ms', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).replicaMaxLagMilliseconds).toBe(5000);
+    expect(loadConfig({ DATA_DIR: dataDir(), REPLICA_MAX_LAG_MS: '0' }).replicaMaxLagMilliseconds).toBe(0);
+    expect(problemsOf({ REPLICA_MAX_LAG_MS: '-1', DATA_DIR: dataDir() })).toEqual(['REPLICA_MAX_LAG_MS: must be between 0 and 600000 milliseconds (got "-1")']);
+  });
+
   it('requires an explicit SECRETS_KEY in production', () => {
     expect(problemsOf({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toEqual([
       'SECRETS_KEY: is required in production (64 hexadecimal characters)',

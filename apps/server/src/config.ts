@@ -105,6 +105,12 @@ const environmentSchema = z.object({
     .max(60_000, { error: 'must be between 100 and 60000 milliseconds' })
     .default(2000),
   JOBS_ENABLED: booleanFromEnv.default(true),
+  REPLICA_MAX_LAG_MS: z.coerce
+    .number({ error: 'must be a number of milliseconds' })
+    .int({ error: 'must be a whole number of milliseconds' })
+    .min(0, { error: 'must be between 0 and 600000 milliseconds' })
+    .max(600_000, { error: 'must be between 0 and 600000 milliseconds' })
+    .default(5000),
   TRUST_PROXY: trustProxy.default([]),
   STUN_URLS: iceUrls('stun|stuns').default([]),
   TURN_URLS: iceUrls('turn|turns').default([]),
@@ -155,6 +161,11 @@ export interface Config {
   outboxPollMilliseconds: number;
   /** Run the durable job runner (graphile-worker) in this process. */
   jobsEnabled: boolean;
+  /**
+   * How far behind its primary a DEDICATED tenant's replica may be and still serve reads (lists,
+   * dashboards, statistics, exports); further behind, those reads go to the primary. 0: never.
+   */
+  replicaMaxLagMilliseconds: number;
   /**
    * Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client; empty:
    * none, request.ip is always the connection's address.
@@ -244,6 +255,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     smsProvider: values.SMS_PROVIDER,
     outboxPollMilliseconds: values.OUTBOX_POLL_MS,
     jobsEnabled: values.JOBS_ENABLED,
+    replicaMaxLagMilliseconds: values.REPLICA_MAX_LAG_MS,
     trustProxy: values.TRUST_PROXY,
     ocrCloudUrl: values.OCR_CLOUD_URL,
     gateways: {

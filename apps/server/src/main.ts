@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { prepareDatabase } from './db/bootstrap.js';
 import { startJobRunners, type JobRunner } from './modules/jobs/runner.js';
+import { paymentEndpointsOf } from './modules/payments/directory.js';
 import { migrateDedicatedTenants } from './modules/tenants/connections.js';
 import { DEMO_PASSWORD, DEMO_TENANT_CODE, seedDemo, type DemoLogin } from './seed/demo.js';
 import { DEMO_RELATIVE_EMAIL } from './seed/demo-followers.js';
@@ -74,7 +75,7 @@ async function run(command: string, config: Config) {
 
   await app.listen({ host: config.host, port: config.port });
   if (config.jobsEnabled) {
-    jobRunner = await startJobRunners({ ownerUrl: prepared.ownerUrl, database: prepared.database, clock: app.clock, log: app.log, secretsKey: config.secretsKey, gateways: app.gateways });
+    jobRunner = await startJobRunners({ ownerUrl: prepared.ownerUrl, database: prepared.database, clock: app.clock, log: app.log, secretsKey: config.secretsKey, gateways: app.gateways, payments: { secretsKey: config.secretsKey, endpoints: paymentEndpointsOf(config) } });
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;

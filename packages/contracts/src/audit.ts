@@ -238,5 +238,16 @@ export const AUDIT_ACTIONS = [
   'ACTIVATION_CODE_REFUSED',
   'CODE_PACKAGE_EXPORTED',
   'ACTIVATION_CODES_LISTED',
+  'ORDER_CREATED',
+  'ORDER_PAID',
+  'ORDER_FAILED',
+  'ORDER_REFUNDED',
+  'TRANSACTIONS_EXPORTED',
+  'ORDERS_VIEWED',
+  'COUPON_CREATED',
+  'COUPON_ENABLED',
+  'COUPON_DISABLED',
+  /** The retention job deleted a tenant's readings older than VITALS_RETENTION_DAYS. */
+  'VITALS_PURGED',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -377,6 +377,21 @@ export const ERROR_STATUS = {
   'payment.signatureInvalid': 403,
   /** Not a payment of this tenant. */
   'payment.notFound': 404,
+  /** Spec §5, §8: paid packages in the app need a 10-digit phone starting 098. */
+  'payment.phoneNotSupported': 400,
+  /** Not an order the caller sees. */
+  'order.notFound': 404,
+  /** A cart the checkout does not take: the same package twice, a free package, two packages, or two currencies. */
+  'order.invalidCart': 400,
+  /** Only a paid order (not a coupon-paid one) can be refunded, once. */
+  'order.notRefundable': 409,
+  /** The provider refused the refund. */
+  'order.refundFailed': 502,
+  'order.cdrNotFound': 404,
+  /** Unknown, disabled, outside its dates, used up, or in another currency. */
+  'coupon.invalid': 400,
+  'coupon.codeExists': 409,
+  'coupon.notFound': 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   collectorBatchSchema,
@@ -7,6 +8,7 @@ import {
   itemTimeProblem,
   normalizedBatchText,
   READING_MAX_AGE_MS,
+  type CollectorBatch,
 } from './health.js';
 
 const now = new Date('2026-06-01T12:00:00Z');
@@ -65,4 +67,44 @@ describe('the normalized content of a batch', () => {
     ];
     for (const variant of variants) expect(normalizedBatchText(parse({ ...base, ...variant }))).not.toBe(text);
   });
+});
+
+/** The normalized copy that the stored content hashes of earlier deliveries were made from (JSON.stringify of it). */
+const INSTANT_KEYS = new Set(['measuredAt', 'startAt', 'endAt', 'at', 'from', 'to']);
+function normalizedCopy(key: string, value: unknown): unknown {
+  if (typeof value === 'string' && INSTANT_KEYS.has(key)) {
+    const time = Date.parse(value);
+    return Number.isNaN(time) ? value : new Date(time).toISOString();
+  }
+  if (Array.isArray(value)) return value.map((item) => normalizedCopy('', item));
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, inner]) => inner !== undefined && inner !== null)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([inner, innerValue]) => [inner, normalizedCopy(inner, innerValue)]);
+    return Object.fromEntries(entries);
+  }
+  return value;
+}
+
+describe('the normalized text, written in one pass', () => {
+  it('is byte for byte the JSON of the normalized copy, so earlier deliveries still compare equal (property)', () => {
+    const instant = fc
+      .date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
+      .chain((date) => fc.constantFrom(date.toISOString(), date.toISOString().replace('Z', '+07:00'), String(date.getTime())));
+    const leaf = fc.oneof(fc.string(), fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined), instant);
+    // Keys include instants' names and array-index-like keys, which JSON.stringify orders first.
+    const key = fc.oneof(fc.constantFrom('measuredAt', 'at', 'startAt', 'value', '0', '2', '10', '01', 'b', 'a'), fc.string());
+    const { node } = fc.letrec<{ node: unknown }>((tie) => ({
+      node: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('node')), fc.dictionary(key, tie('node'))),
+    }));
+    fc.assert(
+      fc.property(fc.dictionary(key, node), (content) => {
+        const batch = { batchId: '01a20ee6-29b2-7cfd-8808-c4fcc53a3bac', ...content } as unknown as CollectorBatch;
+        const { batchId: _batchId, patientId: _patientId, ...rest } = batch;
+        expect(normalizedBatchText(batch)).toBe(JSON.stringify(normalizedCopy('', rest)));
+      }),
+      { numRuns: 500 },
+    );
+  }, 30_000);
 });

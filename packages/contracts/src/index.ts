@@ -48,3 +48,4 @@ export * from './feedback.js';
 export * from './reviews.js';
 export * from './announcements.js';
 export * from './packages.js';
+export * from './orders.js';

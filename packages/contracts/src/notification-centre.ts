@@ -52,6 +52,9 @@ export const NOTIFICATION_KINDS = {
   /** To the patient: params packageName, endsAt. */
   'subscription.expiring': 'MESSAGE',
   'subscription.expired': 'MESSAGE',
+  /** To the patient: params packageName, code (the order's). */
+  'order.paid': 'MESSAGE',
+  'order.refunded': 'MESSAGE',
   /** params: announcementId, title (as its author wrote it). */
   'announcement.published': 'ANNOUNCEMENT',
   message: 'MESSAGE',

@@ -209,7 +209,11 @@ export const PATIENT_LIST_SCOPES = ['mine', 'center'] as const;
 export type PatientListScope = (typeof PATIENT_LIST_SCOPES)[number];
 
 export const patientListQuerySchema = pageQuerySchema.extend({
-  search: plainText(80).optional().describe('Part of the name, patient id, phone number or email'),
+  search: plainText(80)
+    .optional()
+    .describe(
+      'Words, each the start of a word of the name or patient id (diacritics and case aside), the first or last digits of the phone, or the email from its start',
+    ),
   status: z.enum(PATIENT_STATUSES).optional(),
   centerId: z.uuid().optional().describe('Only patients of this health center'),
   doctorId: z.uuid().optional().describe('Only patients with this doctor in their care team'),

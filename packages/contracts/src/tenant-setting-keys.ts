@@ -3,6 +3,19 @@
  * console's first screen (the theme's defaults) reads them without loading zod. tenant-settings.ts
  * re-exports all of it.
  */
+/**
+ * Storage of readings: after compactAfterDays (a tenant setting between the bounds) readings move
+ * into compact day blocks; VITALS_RETENTION_DAYS, when not 0, deletes readings (raw and compacted,
+ * never rollups) older than that many days, at least minRetentionDays.
+ */
+export const VITALS_STORAGE = {
+  defaultCompactAfterDays: 7,
+  minCompactAfterDays: 1,
+  maxCompactAfterDays: 365,
+  minRetentionDays: 90,
+  maxRetentionDays: 36_500,
+} as const;
+
 /** Tenant setting keys of spec §3 with their allowed values. */
 export const TENANT_SETTING_KEYS = [
   'COLOR',
@@ -41,6 +54,10 @@ export const TENANT_SETTING_KEYS = [
    * unanswered this long after its time becomes unconfirmed (INTAKE_WINDOW).
    */
   'INTAKE_WINDOW_MINUTES',
+  /** Days after which readings are moved into compact day blocks (VITALS_STORAGE, migration 0058). */
+  'VITALS_COMPACT_AFTER_DAYS',
+  /** Days readings are kept, raw and compacted (0: for ever); rollups are kept (VITALS_STORAGE). */
+  'VITALS_RETENTION_DAYS',
 ] as const;
 export type TenantSettingKey = (typeof TENANT_SETTING_KEYS)[number];
 
@@ -99,4 +116,6 @@ export const TENANT_SETTING_DEFAULTS: Record<TenantSettingKey, string> = {
   TAX_RATE: '0',
   TIME_ZONE: DEFAULT_TENANT_TIME_ZONE,
   INTAKE_WINDOW_MINUTES: String(INTAKE_WINDOW.defaultMinutes),
+  VITALS_COMPACT_AFTER_DAYS: String(VITALS_STORAGE.defaultCompactAfterDays),
+  VITALS_RETENTION_DAYS: '0',
 };

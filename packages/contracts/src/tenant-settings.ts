@@ -7,6 +7,7 @@ import {
   NO_DATA_WINDOW,
   TENANT_SETTING_KEYS,
   type TenantSettingKey,
+  VITALS_STORAGE,
 } from './tenant-setting-keys.js';
 
 export {
@@ -21,6 +22,7 @@ export {
   TENANT_SETTING_KEYS,
   type Language,
   type TenantSettingKey,
+  VITALS_STORAGE,
 } from './tenant-setting-keys.js';
 
 export const tenantSettingSchema = z.object({ key: z.enum(TENANT_SETTING_KEYS), value: z.string() });
@@ -106,6 +108,18 @@ export const TENANT_SETTING_VALUE_SCHEMAS = {
     .regex(/^\d{1,3}$/, { error: 'must be a whole number of minutes' })
     .refine((value) => Number(value) >= INTAKE_WINDOW.minMinutes && Number(value) <= INTAKE_WINDOW.maxMinutes, {
       error: `must be between ${INTAKE_WINDOW.minMinutes} and ${INTAKE_WINDOW.maxMinutes}`,
+    }),
+  VITALS_COMPACT_AFTER_DAYS: z
+    .string()
+    .regex(/^\d{1,3}$/, { error: 'must be a whole number of days' })
+    .refine((value) => Number(value) >= VITALS_STORAGE.minCompactAfterDays && Number(value) <= VITALS_STORAGE.maxCompactAfterDays, {
+      error: `must be between ${VITALS_STORAGE.minCompactAfterDays} and ${VITALS_STORAGE.maxCompactAfterDays}`,
+    }),
+  VITALS_RETENTION_DAYS: z
+    .string()
+    .regex(/^\d{1,5}$/, { error: 'must be a whole number of days' })
+    .refine((value) => Number(value) === 0 || (Number(value) >= VITALS_STORAGE.minRetentionDays && Number(value) <= VITALS_STORAGE.maxRetentionDays), {
+      error: `must be 0 (keep for ever) or between ${VITALS_STORAGE.minRetentionDays} and ${VITALS_STORAGE.maxRetentionDays}`,
     }),
 } satisfies Record<TenantSettingKey, z.ZodType<string, string>>;
 

@@ -56,6 +56,27 @@ export const NAMESPACES = [
 export type Namespace = (typeof NAMESPACES)[number];
 
 /**
+ * The part of the `errors` catalogue the console fetches before its first screen, by the code's
+ * domain (the segment before the first dot): the messages it shows with no answer from the server
+ * (`common`: the network is down, maintenance, the default) and the session's (`auth`). Every other
+ * domain's messages come with the whole catalogue, which the console fetches with the pages that
+ * can meet them and before it hands on a failure whose message the startup part lacks
+ * (apps/console/src/i18n.ts). A new error code needs nothing here: its message goes into
+ * errors.json as always.
+ */
+export const STARTUP_ERROR_DOMAINS = ['common', 'auth'] as const;
+
+/** The startup part of an `errors` catalogue (STARTUP_ERROR_DOMAINS). */
+export function startupErrorPart(catalogue: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    STARTUP_ERROR_DOMAINS.filter((domain) => domain in catalogue).map((domain) => [
+      domain,
+      catalogue[domain],
+    ]),
+  );
+}
+
+/**
  * Picks a supported language from a language tag or an Accept-Language header.
  * The Canadian English variant ("can", "en-CA") is served as en (spec §5).
  */

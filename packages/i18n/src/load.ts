@@ -97,6 +97,21 @@ const LOADERS: Record<SupportedLanguage, Record<Namespace, () => Promise<{ defau
   },
 };
 
+/*
+ * The startup part of each language's `errors` catalogue (STARTUP_ERROR_DOMAINS): `?startup` asks
+ * the build for a module holding only that part (vite-plugin.ts, in the console's build and the
+ * unit tests).
+ */
+const STARTUP_ERROR_LOADERS: Record<SupportedLanguage, () => Promise<{ default: Catalogue }>> = {
+  en: () => import('../locales/en/errors.json?startup', { with: { type: 'json' } }),
+  vi: () => import('../locales/vi/errors.json?startup', { with: { type: 'json' } }),
+};
+
+/** The `errors` messages the console needs before its first screen, in one language. */
+export async function loadStartupErrors(language: SupportedLanguage): Promise<Catalogue> {
+  return (await STARTUP_ERROR_LOADERS[language]()).default;
+}
+
 /**
  * Canadian English's own strings, per namespace (only where they differ from en; everything else
  * falls back to en). A namespace not listed has none.

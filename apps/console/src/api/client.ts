@@ -1,4 +1,4 @@
-import { currentLanguage } from '../i18n';
+import { currentLanguage, hasErrorMessage, loadErrorMessages } from '../i18n';
 import { ApiError, networkError, readEnvelope, type ApiRequestInfo } from './api-error';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -95,7 +95,7 @@ async function sendOnce<T>(method: HttpMethod, path: string, options: RequestOpt
     throw networkError(request, error);
   }
 
-  const data = await readEnvelope(response, request);
+  const data = await readEnvelopeWithMessages(response, request);
   if (!options.schema) return data as T;
   let schema: ResponseSchema<T>;
   try {
@@ -109,6 +109,21 @@ async function sendOnce<T>(method: HttpMethod, path: string, options: RequestOpt
     throw new ApiError({ kind: 'invalidResponse', status: response.status, request, cause: parsed.error });
   }
   return parsed.data;
+}
+
+/**
+ * readEnvelope, and when the failure carries a code whose message is not loaded yet (the startup
+ * load holds only the first screens' error messages, i18n.ts), every error code's message is
+ * fetched first, so whatever shows the failure (a toast, a dialog, a form) finds its message.
+ */
+async function readEnvelopeWithMessages(response: Response, request: ApiRequestInfo): Promise<unknown> {
+  try {
+    return await readEnvelope(response, request);
+  } catch (error) {
+    if (error instanceof ApiError && error.code !== undefined && !hasErrorMessage(error.code))
+      await loadErrorMessages().catch(() => undefined);
+    throw error;
+  }
 }
 
 export const api = {

@@ -48,6 +48,8 @@ export interface AuthContext {
    * Resolved against the access rule by modules/followers/profile.ts.
    */
   profilePatientId?: string;
+  /** The caller wrote moments ago: reads a replica could serve go to the primary (http/read-your-writes.ts). */
+  isFreshReadRequired?: boolean;
 }
 
 declare module 'fastify' {

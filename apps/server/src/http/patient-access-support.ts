@@ -90,6 +90,10 @@ export const NOT_PATIENT_DATA: RegExp[] = [
   // Scratch-card batches and their codes (transaction.view / manage: whole-tenant admins and
   // customer care); a used code names its account, and the list is audited as a read of it.
   /^\/account\/(code-packages|activation-codes)\b/,
+  // Orders by their own id, coupons and CDR files (transaction.view / export / manage: whole-tenant
+  // admins and customer care): an order is seen only with its patient (the database's
+  // center_visibility and not_followers on orders; modules/orders tests), and every read is audited.
+  /^\/account\/(transactions|coupons)\b/,
   /^\/account\/(sadmin|smadmin)\/(mhsc|system-admin)\b/, // health centers, scopes and platform staff
   // Feedback about the product: the sender's own (by session) or customer care's (user.feedback,
   // the centers it sees); no health data of a patient (modules/feedback/feedback.int.test.ts).
@@ -171,6 +175,7 @@ export const SELF_READS: { pattern: RegExp; data?: PatientData; mark?: (fixture:
   { pattern: /^\/health\/me\/reviews$/, data: 'private' },
   // What the patient pays for is its own business: a follower reads nothing of it.
   { pattern: /^\/health\/me\/subscription$/, data: 'private' },
+  { pattern: /^\/health\/me\/orders$/, data: 'private' },
   // Tickets are the patient's own business: a follower's list is empty.
   { pattern: /^\/health\/me\/tickets$/, data: 'private', mark: (f) => f.ids.ticketId ?? '' },
   { pattern: /^\/health\/me\/(latest|dashboard|data|weight|alerts\/waiting|notifications|requests)$/ },

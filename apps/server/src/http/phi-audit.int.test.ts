@@ -106,6 +106,8 @@ const CALLER_OF: Record<string, string> = {
   '/health/me/reviews': 'patient@demo.example',
   '/health/me/tickets': 'patient@demo.example',
   '/health/me/subscription': 'patient@demo.example',
+  '/health/me/orders': 'patient@demo.example',
+  '/health/me/orders/:code': 'patient@demo.example',
   '/health/me/appointments/:id': 'patient@demo.example',
   '/health/me/appointments/:id/video': 'patient@demo.example',
   // The video room is its two parties' only.
@@ -360,9 +362,21 @@ it('audits every read of a patient’s data with one row naming the patient', as
     [tenantId, appointmentId, patient.id, doctor.id],
   );
 
+  // An order the patient paid for (stored as the owner): the order history shows the patient.
+  const orderCode = 'ORD260101PHIAUDIT01';
+  await asOwner(
+    testDb.ownerUrl,
+    `INSERT INTO orders (tenant_id, id, code, patient_id, customer_name, package_name, type, status, currency, subtotal_minor, discount_minor, tax_rate, tax_minor, total_minor,
+                         method, purchase_channel, retail_channel, result, created_at, expires_at, completed_at, updated_at)
+       VALUES ($1, $2, $3, $4, 'Demo Patient', 'Basic 6 months', 'SERVICE_PACKAGE', 'SUCCESS', 'VND', 84000, 0, 0, 0, 84000,
+               'SANDBOX', 'APP', 'DIRECT', 'success', now(), now(), now(), now())`,
+    [tenantId, uuidv7(), orderCode, patient.id],
+  );
+
   // How each path parameter and required filter is filled so the answer reaches the patient.
   const idOf = (url: string, name: string): string | undefined => {
     if (name === 'patientId') return patient.id;
+    if (name === 'code' && url.startsWith('/health/me/orders/')) return orderCode;
     if (name === 'fileId') return fileId;
     if (name === 'prescriptionId') return prescriptionId;
     if (name === 'recordingId') return recordingId;

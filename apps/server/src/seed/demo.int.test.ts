@@ -181,3 +181,53 @@ it('derives the demo doctors’ ratings from seeded reviews by their care-team p
     expect(row.by_demo_patient, row.email).toBe(0);
   }
 });
+
+it('seeds Zero (the default), Basic for 6, 12 and 24 months and the monthly Silver and Gold; the demo patient on Basic, the relative on Zero', async () => {
+  await seedDemo(testDb.database);
+  const offer = await asOwner<{ code: string; plan: string | null; price_minor: number; currency: string; duration_months: number; is_default: boolean }>(
+    testDb.ownerUrl,
+    `SELECT code, plan, price_minor, currency, duration_months, is_default FROM service_packages ORDER BY price_minor`,
+  );
+  expect(offer).toEqual([
+    { code: 'ZERO', plan: 'ZERO', price_minor: 0, currency: 'VND', duration_months: -1, is_default: true },
+    // The mobile prices: 9.99 and 19.99 dollars a month.
+    { code: 'SILVER1', plan: null, price_minor: 999, currency: 'USD', duration_months: 1, is_default: false },
+    { code: 'GOLD1', plan: null, price_minor: 1999, currency: 'USD', duration_months: 1, is_default: false },
+    // 14,000 ₫ a month for 6 months, 10,000 for 12, 8,000 for 24.
+    { code: 'BASIC6', plan: null, price_minor: 84000, currency: 'VND', duration_months: 6, is_default: false },
+    { code: 'BASIC12', plan: '12MCARE', price_minor: 120000, currency: 'VND', duration_months: 12, is_default: false },
+    { code: 'BASIC24', plan: '24MCARE', price_minor: 192000, currency: 'VND', duration_months: 24, is_default: false },
+  ]);
+
+  const entitlementsOf = async (username: string) => {
+    const login = await app.inject({
+      method: 'POST',
+      url: '/auth/oauth-token',
+      payload: { tenant: DEMO_TENANT_CODE, username, password: DEMO_PASSWORD, grant_type: 'password', app: 'patient' },
+    });
+    const token = login.json<{ data: { accessToken: string } }>().data.accessToken;
+    const response = await app.inject({ method: 'GET', url: '/health/me/subscription', headers: { authorization: `Bearer ${token}` } });
+    return response.json<{ data: { entitlements: { package: { code: string } | null; subscription: { status: string } | null; features: string[]; hasWearable: boolean } } }>().data
+      .entitlements;
+  };
+  expect(await entitlementsOf('patient@demo.example')).toMatchObject({
+    package: { code: 'BASIC12' },
+    subscription: { status: 'ACTIVE' },
+    features: expect.arrayContaining(['VIDEO_CONSULTATION', 'PHOTO_ENTRY']) as unknown,
+    hasWearable: true,
+  });
+  expect(await entitlementsOf(DEMO_RELATIVE_EMAIL)).toMatchObject({ package: { code: 'ZERO' }, subscription: null, features: ['CARE_PLAN'], hasWearable: false });
+
+  // Every paid subscriber wears a watch (spec §6); the patient list's package column follows.
+  const rows = await asOwner<{ code: string | null; subscribed: number; without_watch: number }>(
+    testDb.ownerUrl,
+    `SELECT p.package_code AS code, count(s.id)::int AS subscribed,
+            count(*) FILTER (WHERE s.id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM devices d WHERE d.patient_id = p.id))::int AS without_watch
+       FROM patients p LEFT JOIN subscriptions s ON s.patient_id = p.id AND s.status = 'ACTIVE'
+      GROUP BY p.package_code ORDER BY p.package_code`,
+  );
+  expect(rows.map((row) => row.code)).toEqual(['BASIC12', 'BASIC24', 'BASIC6', 'ZERO']);
+  expect(rows.find((row) => row.code === 'ZERO')?.subscribed).toBe(0);
+  expect(rows.every((row) => row.without_watch === 0)).toBe(true);
+  expect(rows.filter((row) => row.code !== 'ZERO').every((row) => row.subscribed > 0)).toBe(true);
+});

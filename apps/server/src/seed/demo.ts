@@ -25,6 +25,7 @@ import { seedDemoCareTeam } from './demo-care-team.js';
 import { seedDemoAlerts } from './demo-alerts.js';
 import { seedDemoDevices } from './demo-devices.js';
 import { seedDemoFollowers } from './demo-followers.js';
+import { seedDemoPackages } from './demo-packages.js';
 import { demoPatientDetails } from './demo-patients.js';
 import { hashPassword } from '../modules/auth/passwords.js';
 
@@ -77,7 +78,8 @@ const STATUSES = ['NORMAL', 'NORMAL', 'NORMAL', 'NORMAL', 'AT_RISK', 'AT_RISK', 
 
 /**
  * Creates the demo tenant ("demo"): a scope hierarchy of three levels, three health centers,
- * one login per role, patients with mixed statuses and their watches; and the platform staff
+ * one login per role, patients with mixed statuses and their watches, the packages (Zero and
+ * Basic) with the watch wearers' subscriptions; and the platform staff
  * (users of the platform tenant) who may act in it.
  * Does nothing when the tenant exists, so every start may call it.
  */
@@ -332,6 +334,7 @@ async function seedTenantData(tx: TenantTransaction, tenantId: string, passwordH
   await seedDemoDevices(tx, data);
   await seedDemoAlerts(tx, data);
   await seedDemoFollowers(tx, data, passwordHash);
+  await seedDemoPackages(tx, data);
   await seedDemoCarePlan(tx, data);
   await seedDemoSchedules(tx, data);
   await seedDemoNotifications(tx, data, 'Linh Nguyen');

@@ -6,7 +6,7 @@ import type { SVGProps } from 'react';
  */
 export type IconComponent = (props: SVGProps<SVGSVGElement>) => React.JSX.Element;
 
-function Svg({ children, ...props }: SVGProps<SVGSVGElement>) {
+export function Svg({ children, ...props }: SVGProps<SVGSVGElement>) {
   return (
     <svg
       width={18}
@@ -90,6 +90,14 @@ export const KeyIcon: IconComponent = (props) => (
   <Svg {...props}>
     <circle cx="8" cy="15" r="4" />
     <path d="m10.8 12.2 8.7-8.7M16 7l2.5 2.5M14 9l2 2" />
+  </Svg>
+);
+
+/** A scratch card: code packages. */
+export const CardIcon: IconComponent = (props) => (
+  <Svg {...props}>
+    <rect x="3" y="6" width="18" height="12" rx="2" />
+    <path d="M7 14h4M14 10h3" />
   </Svg>
 );
 

@@ -1,6 +1,7 @@
 import type { Permission, RoleArea } from '@rpm/contracts';
 import {
   AlertIcon,
+  CardIcon,
   HomeIcon,
   InboxIcon,
   KeyIcon,
@@ -17,6 +18,7 @@ import { BuildingIcon, RequestIcon } from '../tenants/tenant-icons';
 import { BuildingIcon as CenterIcon, TreeIcon, UsersIcon } from '../org/org-icons';
 import { CalendarIcon } from '../schedules/schedule-icons';
 import { AppointmentIcon, CheckInIcon } from '../appointments/appointment-icons';
+import { ReceiptIcon } from '../transactions/transaction-icons';
 
 /**
  * One entry of the side navigation. `path` is relative to the user's area (`''` is the area home),
@@ -47,6 +49,7 @@ export type NavLabelKey = `nav.${
   | 'careRequests'
   | 'devices'
   | 'imports'
+  | 'transactions'
   | 'sos'
   | 'tickets'
   | 'messages'
@@ -57,7 +60,8 @@ export type NavLabelKey = `nav.${
   | 'workingCalendar'
   | 'feedback'
   | 'announcements'
-  | 'packages'}`;
+  | 'packages'
+  | 'codePackages'}`;
 
 export const NAV_ITEMS: readonly NavItem[] = [
   { path: '', labelKey: 'nav.home', permission: null, icon: HomeIcon },
@@ -101,7 +105,9 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: 'health-centers', labelKey: 'nav.healthCenters', permission: 'tenant.center', icon: CenterIcon },
   { path: 'staff', labelKey: 'nav.staff', permission: 'staff.view', icon: UsersIcon },
   { path: 'reviews', labelKey: 'nav.reviews', permission: 'staff.view', icon: StarIcon },
+  { path: 'transactions', labelKey: 'nav.transactions', permission: 'transaction.view', icon: ReceiptIcon },
   { path: 'packages', labelKey: 'nav.packages', permission: 'transaction.view', icon: LayersIcon },
+  { path: 'code-packages', labelKey: 'nav.codePackages', permission: 'transaction.view', icon: CardIcon },
   { path: 'tenants', labelKey: 'nav.tenants', permission: 'tenant.view', icon: BuildingIcon },
   {
     path: 'trial-requests',

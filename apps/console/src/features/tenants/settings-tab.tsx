@@ -7,6 +7,7 @@ import {
   STATUS_SETTLE_MINUTES_RANGE,
   TENANT_BLOOD_GLUCOSE_UNITS,
   INTAKE_WINDOW,
+  VITALS_STORAGE,
   TENANT_THERMAL_UNITS,
   TENANT_UNIT_SYSTEMS,
   TENANT_URIC_ACID_UNITS,
@@ -224,6 +225,15 @@ function SettingsForm({ tenant }: { tenant: TenantDetail }) {
               min: INTAKE_WINDOW.minMinutes,
               max: INTAKE_WINDOW.maxMinutes,
             }),
+          })}
+          {text('VITALS_COMPACT_AFTER_DAYS', {
+            description: t('settings.compactAfterHint', {
+              min: VITALS_STORAGE.minCompactAfterDays,
+              max: VITALS_STORAGE.maxCompactAfterDays,
+            }),
+          })}
+          {text('VITALS_RETENTION_DAYS', {
+            description: t('settings.retentionHint', { min: VITALS_STORAGE.minRetentionDays }),
           })}
           <Switch
             mt="lg"

@@ -1,4 +1,4 @@
-import { EMAIL_TEMPLATE_PLACEHOLDERS } from '@rpm/contracts';
+import { EMAIL_TEMPLATE_PLACEHOLDERS, VITALS_STORAGE } from '@rpm/contracts';
 import type { z } from 'zod';
 import { messageForIssue, type FieldMessage, type FieldMessages } from '../../lib/form-errors';
 
@@ -30,6 +30,9 @@ export const TENANT_CONTRACT_MESSAGES: Record<string, string> = {
   'must be a phone number in international form, like +84901234567': 'tenants:form.e164',
   'must be the registered brand name: at most 11 letters, digits, spaces, dots or dashes': 'tenants:form.brandName',
   [`only these placeholders: ${PLACEHOLDER_LIST}`]: 'tenants:form.placeholders',
+  'must be a whole number of days': 'tenants:form.compactAfterDays',
+  [`must be between ${VITALS_STORAGE.minCompactAfterDays} and ${VITALS_STORAGE.maxCompactAfterDays}`]: 'tenants:form.compactAfterDays',
+  [`must be 0 (keep for ever) or between ${VITALS_STORAGE.minRetentionDays} and ${VITALS_STORAGE.maxRetentionDays}`]: 'tenants:form.retentionDays',
 };
 
 /** Console refinements of these screens pass their own key (tenants:…) as the issue message. */

@@ -45,6 +45,9 @@ describe('tenant form messages', () => {
     record(TENANT_SETTING_VALUE_SCHEMAS.TAX_RATE, '1.234');
     record(TENANT_SETTING_VALUE_SCHEMAS.TAX_RATE, '101');
     record(TENANT_SETTING_VALUE_SCHEMAS.OCR_PRESCRIPTION_API_KEY, 'has space');
+    record(TENANT_SETTING_VALUE_SCHEMAS.VITALS_COMPACT_AFTER_DAYS, '1.5');
+    record(TENANT_SETTING_VALUE_SCHEMAS.VITALS_COMPACT_AFTER_DAYS, '400');
+    record(TENANT_SETTING_VALUE_SCHEMAS.VITALS_RETENTION_DAYS, '30');
     record(tenantConnectionInputSchema, {
       kind: 'primary',
       host: 'bad host!',

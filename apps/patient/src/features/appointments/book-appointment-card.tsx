@@ -8,6 +8,7 @@ import { errorMessage } from '../../ui/error-message';
 import { Alert } from '../../ui/kit';
 import { localDay } from '../care-plan/day';
 import { useViewOnlyProfile } from '../profiles/view-only';
+import { isUpgradeRequired, UpgradeNotice, useFeature, useRefreshPackage } from '../subscription/upgrade-notice';
 import { APPOINTMENTS_KEY, appointmentQuery, bookAppointment, slotsQuery } from './appointments-api';
 import { timeText } from './format';
 
@@ -106,6 +107,8 @@ function SlotPicker({
  * Booking a free slot of the doctor for the active profile (spec §2 patient app: book an
  * appointment): a day (today or later), one of its free times, the reason, a note and the place;
  * the new appointment opens once booked. Not offered on a followed patient's profile (read only).
+ * An online (video) visit needs the Basic package: without it the option is off, with a notice
+ * leading to My package, and the server's refusal (package.upgradeRequired) shows the same notice.
  */
 export function BookAppointmentCard({ doctorId }: { doctorId: string }) {
   const { t } = useTranslation('appAppointments');
@@ -120,6 +123,8 @@ export function BookAppointmentCard({ doctorId }: { doctorId: string }) {
   const [note, setNote] = useState('');
   const [place, setPlace] = useState<Place>('CLINIC');
   const [problems, setProblems] = useState<Problems>({});
+  const video = useFeature('VIDEO_CONSULTATION');
+  const refreshPackage = useRefreshPackage();
   const isDayValid = /^\d{4}-\d{2}-\d{2}$/.test(day) && day >= today;
   const book = useMutation({
     mutationFn: bookAppointment,
@@ -129,6 +134,12 @@ export function BookAppointmentCard({ doctorId }: { doctorId: string }) {
       void navigate(`/appointments/${saved.id}`);
     },
     onError: async (error) => {
+      // The package read earlier gave video visits, the server says it does not (any more).
+      if (isUpgradeRequired(error)) {
+        setPlace('CLINIC');
+        await refreshPackage();
+        return;
+      }
       // Someone else took the time, or it began: the day's times again, none chosen.
       if (error instanceof ApiError && (error.code === 'appointment.slotTaken' || error.code === 'appointment.notASlot')) {
         setStartAt(null);
@@ -138,6 +149,10 @@ export function BookAppointmentCard({ doctorId }: { doctorId: string }) {
   });
 
   if (viewOnly !== null) return null;
+
+  const needsUpgrade = video === 'upgrade' || isUpgradeRequired(book.error);
+  // A video visit chosen before the package was known to lack it is not booked: the clinic is.
+  const chosenPlace: Place = needsUpgrade && place === 'ONLINE' ? 'CLINIC' : place;
 
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
@@ -154,7 +169,7 @@ export function BookAppointmentCard({ doctorId }: { doctorId: string }) {
       startAt,
       reason: reason.trim(),
       ...(note.trim() === '' ? {} : { note: note.trim() }),
-      place,
+      place: chosenPlace,
     });
     if (!parsed.success) {
       setProblems({ reason: t('book.reasonRequired') });
@@ -241,22 +256,29 @@ export function BookAppointmentCard({ doctorId }: { doctorId: string }) {
         </div>
         <fieldset className="field place-options">
           <legend>{t('book.place')}</legend>
-          {PLACES.map((value) => (
-            <label key={value} className="check">
-              <input
-                type="radio"
-                name={`${id}-place`}
-                value={value}
-                checked={place === value}
-                onChange={() => {
-                  setPlace(value);
-                }}
-              />
-              {t(`place.${value}`)}
-            </label>
-          ))}
+          {PLACES.map((value) => {
+            const locked = value === 'ONLINE' && needsUpgrade;
+            return (
+              <label key={value} className="check">
+                <input
+                  type="radio"
+                  name={`${id}-place`}
+                  value={value}
+                  checked={chosenPlace === value}
+                  disabled={locked}
+                  aria-describedby={locked ? `${id}-upgrade` : undefined}
+                  onChange={() => {
+                    setPlace(value);
+                  }}
+                />
+                {t(`place.${value}`)}
+                {locked ? <span className="upgrade-badge">{t('appProfiles:upgrade.badge')}</span> : null}
+              </label>
+            );
+          })}
+          {needsUpgrade ? <UpgradeNotice feature="VIDEO_CONSULTATION" id={`${id}-upgrade`} /> : null}
         </fieldset>
-        {book.isError ? <Alert>{errorMessage(book.error)}</Alert> : null}
+        {book.isError && !isUpgradeRequired(book.error) ? <Alert>{errorMessage(book.error)}</Alert> : null}
         <button type="submit" className="primary" disabled={book.isPending}>
           {book.isPending ? t('book.booking') : t('book.submit')}
         </button>

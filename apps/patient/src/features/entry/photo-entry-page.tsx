@@ -21,6 +21,7 @@ import { EntryFields, entryValueText, localInputValue, valuesOf, warningText, ty
 import { newBatchId } from '../../lib/batch-id';
 import { UnitsGate } from './units-gate';
 import { useViewOnlyProfile, ViewOnlyNotice } from '../profiles/view-only';
+import { isUpgradeRequired, UpgradeNotice, useFeature, useRefreshPackage } from '../subscription/upgrade-notice';
 import './entry.css';
 
 interface Row {
@@ -49,12 +50,14 @@ function fileProblem(file: File): 'tooLarge' | 'unsupportedType' | undefined {
 /**
  * Photo entry (spec §1, §2): take or pick a photo of a device's display, have it read (POST
  * /collector/ocr), check and correct the values found, and save the ticked ones as PHOTO_OCR
- * readings in one idempotent batch.
+ * readings in one idempotent batch. A paid feature (spec §6): without it in the profile's package,
+ * an upgrade notice leads to My package and to manual entry instead.
  */
 export function PhotoEntryPage() {
   const { t } = useTranslation('appEntry');
   const viewOnly = useViewOnlyProfile();
-  const units = useQuery({ ...unitsQuery(), enabled: viewOnly === null });
+  const photo = useFeature('PHOTO_ENTRY');
+  const units = useQuery({ ...unitsQuery(), enabled: viewOnly === null && photo !== 'upgrade' });
   if (viewOnly !== null)
     return (
       <section className="entry">
@@ -62,11 +65,29 @@ export function PhotoEntryPage() {
         <ViewOnlyNotice profile={viewOnly} />
       </section>
     );
+  if (photo === 'upgrade')
+    return (
+      <section className="entry">
+        <h1>{t('photo.title')}</h1>
+        <PhotoUpgrade />
+      </section>
+    );
   return (
     <section className="entry">
       <h1>{t('photo.title')}</h1>
       <UnitsGate query={units}>{(effective) => <PhotoEntry units={preferencesFromUnits(effective)} />}</UnitsGate>
     </section>
+  );
+}
+
+/** Photo entry is not in the package: what to do instead. */
+function PhotoUpgrade() {
+  const { t } = useTranslation('appEntry');
+  return (
+    <div className="card">
+      <UpgradeNotice feature="PHOTO_ENTRY" />
+      <Link className="button" to="/entry">{t('manualLink')}</Link>
+    </div>
   );
 }
 
@@ -82,6 +103,7 @@ function PhotoEntry({ units }: { units: UnitPreferences }) {
   const [problems, setProblems] = useState<(EntryProblem | null)[]>([]);
   const [batchId, setBatchId] = useState(newBatchId);
   const [saved, setSaved] = useState<EntryValues[] | undefined>();
+  const refreshPackage = useRefreshPackage();
 
   useEffect(() => () => { if (preview) URL.revokeObjectURL(preview); }, [preview]);
 
@@ -92,6 +114,10 @@ function PhotoEntry({ units }: { units: UnitPreferences }) {
       setRows(result.candidates.map((candidate) => rowOf(candidateInUnits(candidate, units), now)));
       setProblems([]);
       setBatchId(newBatchId());
+    },
+    // The package read earlier gave photo entry, the server says it does not (any more).
+    onError: (error) => {
+      if (isUpgradeRequired(error)) void refreshPackage();
     },
   });
   const save = useMutation({
@@ -172,7 +198,9 @@ function PhotoEntry({ units }: { units: UnitPreferences }) {
             {read.isPending ? t('photo.reading') : t('photo.read')}
           </button>
         ) : null}
-        {read.isError ? <Alert>{errorMessage(read.error)}</Alert> : null}
+        {read.isError ? (
+          isUpgradeRequired(read.error) ? <UpgradeNotice feature="PHOTO_ENTRY" /> : <Alert>{errorMessage(read.error)}</Alert>
+        ) : null}
       </div>
       {rows === undefined ? null : rows.length === 0 ? (
         <div className="card">

@@ -293,7 +293,7 @@ export async function changeSosCase(
     await syncTicket(tx, environment.clock, environment, id, action, reason, healthCenterId);
     // Status lifecycle: a closed case sets the status from the current readings.
     if (plan.settlesStatus) {
-      await settleStatusOnClose(tx, environment.clock, tenantId, sosCase.patientId, 'CASE_CLOSED', null);
+      await settleStatusOnClose(environment.database, tx, environment.clock, tenantId, sosCase.patientId, 'CASE_CLOSED', null);
     }
     await recordAudit(tx, tenantId, environment.audit, {
       action: CASE_AUDIT[action],

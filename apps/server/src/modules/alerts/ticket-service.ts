@@ -277,7 +277,7 @@ export async function changeTicket(
     if (isFinal) await cancelJob(tx, `ticket-kpi:${id}`);
     // Status lifecycle: a closed ticket sets the status from the current readings (no open case).
     if (isFinal)
-      await settleStatusOnClose(tx, environment.clock, tenantId, ticket.patientId, 'TICKET_CLOSED', null);
+      await settleStatusOnClose(environment.database, tx, environment.clock, tenantId, ticket.patientId, 'TICKET_CLOSED', null);
     await recordTicketHistory(tx, {
       tenantId,
       ticketId: id,

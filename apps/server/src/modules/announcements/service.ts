@@ -21,7 +21,7 @@ import { announcements } from '../../db/schema.js';
 import type { AuthContext } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import type { Clock } from '../../lib/clock.js';
-import { recordAudit, type AuditContext } from '../audit/store.js';
+import { JOB_AUDIT_CONTEXT, recordAudit, type AuditContext } from '../audit/store.js';
 import { scheduleJob, cancelJob } from '../jobs/queue.js';
 import { enqueueMessage } from '../messaging/outbox-store.js';
 import { notify, usersWithChannelOff } from '../notifications/notify.js';
@@ -196,7 +196,7 @@ export async function runPublishStep(database: Database, clock: Clock, tenantId:
     const now = clock.now();
     if (row.status === 'SCHEDULED') {
       await publishNow(tx, tenantId, row, now);
-      await recordAudit(tx, tenantId, { actorUserId: null, actorTenantId: null, ip: null, userAgent: null, requestId: null }, {
+      await recordAudit(tx, tenantId, JOB_AUDIT_CONTEXT, {
         action: 'ANNOUNCEMENT_PUBLISHED',
         targetType: 'announcement',
         targetId: row.id,

@@ -13,6 +13,9 @@ export interface AuditContext {
   requestId: string | null;
 }
 
+/** What a background job records as the actor: nobody, from nowhere. */
+export const JOB_AUDIT_CONTEXT: AuditContext = { actorUserId: null, actorTenantId: null, ip: null, userAgent: null, requestId: null };
+
 export interface AuditEntry {
   action: AuditAction;
   /** Whose account or record the action concerns (shown in their log history). */

@@ -2,6 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Gateways } from '../messaging/gateways/directory.js';
+import type { PaymentEndpoints } from '../payments/providers/provider.js';
+
+/** What payment reconciliation needs: the key that opens the tenants' provider keys, and where providers live. */
+export interface PaymentJobSettings {
+  secretsKey: Buffer;
+  endpoints: PaymentEndpoints;
+}
 
 /** What a task's handler works with. Data work goes through `database.withTenant(tenantId, …)`. */
 export interface TaskContext<Payload> {
@@ -25,6 +32,8 @@ export interface PeriodicTaskContext {
   log: FastifyBaseLogger;
   /** The minute the schedule fired for. */
   firedAt: Date;
+  /** Absent: no payment provider is asked anything (reconciliation only times orders out). */
+  payments?: PaymentJobSettings | undefined;
 }
 
 export interface PeriodicTask {

@@ -7,7 +7,7 @@ import type { Database } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Gateways } from '../messaging/gateways/directory.js';
 import { refusalOf, storedDedicatedPrimaries } from '../tenants/connections.js';
-import { registeredPeriodicTasks, registeredTasks } from './registry.js';
+import { registeredPeriodicTasks, registeredTasks, type PaymentJobSettings } from './registry.js';
 import { quietGraphileLogger } from './schema.js';
 import './tasks.js';
 
@@ -21,6 +21,8 @@ export interface JobEnvironment {
   log: FastifyBaseLogger;
   /** The tenants' SMS and voice gateways (the server's); absent: the local recorders. */
   gateways?: Gateways | undefined;
+  /** For payment reconciliation; absent: providers are not asked. */
+  payments?: PaymentJobSettings | undefined;
 }
 
 /** Runs one tenant job's handler; throws (so the job is retried) when the handler fails. */
@@ -54,6 +56,7 @@ async function runPeriodicJob(environment: JobEnvironment, task: string, rawPayl
     clock: environment.clock,
     log: environment.log.child({ task }),
     firedAt: parsed.success ? new Date(parsed.data._cron.ts) : environment.clock.now(),
+    payments: environment.payments,
   });
 }
 

@@ -5,10 +5,13 @@
 import '../alerts/jobs.js';
 import '../doctors/license-reminder-job.js';
 import '../vitals/maintenance-job.js';
+import '../vitals/storage-job.js';
 import '../vitals/local-rollups-job.js';
 import '../care-plan/intake-job.js';
 import '../schedules/appointment-reminders.js';
 import '../announcements/publish-job.js';
 import '../packages/jobs.js';
+import '../orders/jobs.js';
+import '../patients/counts-job.js';
 
 export {};

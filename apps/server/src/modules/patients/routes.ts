@@ -50,7 +50,7 @@ const idParams = z.object({ id: z.uuid() });
 const detailResponse = { 200: successEnvelope(patientDetailSchema) };
 const countsResponse = { 200: successEnvelope(patientStatusCountsSchema) };
 const LIST_NOTE =
-  'Paged (page from 0, size), searchable by name, patient id, phone or email, filterable by status, centerId, doctorId and packageCode, scope mine (the caller’s care team) or center (all the caller sees, the default), sortable (sortField name|code|status|created|birthday|severity, sortType asc|desc; severity desc is triage order: open SOS case, SOS, HIGH_RISK, AT_RISK, no data, NORMAL, then the latest reading first). Each row has its triage columns: attention, last reading and its age, what crossed (the latest unresolved alert), the open SOS case and open ticket. Deleted accounts are not listed.';
+  'Paged (page from 0, size), searchable by words (each the start of a word of the name or patient id, diacritics and case aside; the phone’s first or last digits; the email from its start; every word must match), filterable by status, centerId, doctorId and packageCode, scope mine (the caller’s care team) or center (all the caller sees, the default), sortable (sortField name|code|status|created|birthday|severity, sortType asc|desc; severity desc is triage order: open SOS case, SOS, HIGH_RISK, AT_RISK, no data, NORMAL, then the latest reading first). Each row has its triage columns: attention, last reading and its age, what crossed (the latest unresolved alert), the open SOS case and open ticket. Deleted accounts are not listed.';
 
 /** Routes for one kind of caller are role-gated: access 'session' plus this check before the body is read. */
 const requireCaller = (isAllowed: (auth: AuthContext) => boolean) => async (request: FastifyRequest) => {

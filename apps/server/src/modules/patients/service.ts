@@ -14,7 +14,7 @@ import {
 } from '@rpm/contracts';
 import { eq } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
-import { withCaller } from '../../db/caller.js';
+import { readAsCaller, withCaller } from '../../db/caller.js';
 import type { Database, TenantTransaction } from '../../db/database.js';
 import { healthCenters, users, type patients } from '../../db/schema.js';
 import type { AuthContext } from '../../http/access.js';
@@ -161,27 +161,34 @@ function columnsOf(input: PatientCreate) {
 /** GET /account/patients: a page of live patients the caller sees. A PHI read: audited. */
 export function listPatients(environment: PatientEnvironment, query: PatientListQuery): Promise<PatientPage> {
   const { page, size, ...filter } = query;
-  return withCaller(environment.database, environment.auth, async (tx) => {
-    const { items, total } = await store.listPatients(
-      tx,
-      { ...filter, callerId: environment.auth.userId },
-      { page, size },
-      environment.clock.now(),
-    );
-    await recordPatientReads(
-      tx,
-      environment.auth.tenantId,
-      environment.audit,
-      {
-        action: 'PATIENT_LISTED',
-        patientIds: items.map((row) => row.patient.id),
-        details: { ...filter, page, size, shown: items.length, total },
-      },
-      environment.clock.now(),
-    );
-    const now = environment.clock.now();
-    return { items: items.map((row) => toSummary(row, now)), page, size, total };
-  });
+  // A list may be a few seconds old: the tenant's replica may serve it; the audit row is written
+  // on the primary.
+  return readAsCaller(
+    environment.database,
+    environment.auth,
+    async (tx) => {
+      const { items, total } = await store.listPatients(
+        tx,
+        { ...filter, callerId: environment.auth.userId, visibility: environment.auth.visibility },
+        { page, size },
+        environment.clock.now(),
+      );
+      const now = environment.clock.now();
+      return { items: items.map((row) => toSummary(row, now)), page, size, total };
+    },
+    (tx, listed) =>
+      recordPatientReads(
+        tx,
+        environment.auth.tenantId,
+        environment.audit,
+        {
+          action: 'PATIENT_LISTED',
+          patientIds: listed.items.map((item) => item.id),
+          details: { ...filter, page, size, shown: listed.items.length, total: listed.total },
+        },
+        environment.clock.now(),
+      ),
+  );
 }
 
 /** GET /account/patients/:id, with a PATIENT_VIEWED audit row (PHI reads are audited). */

@@ -76,7 +76,7 @@ export const myAppointmentRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'health.view' },
       schema: {
         tags,
-        summary: `Book a free slot of a doctor for the profile (→ UPCOMING, BOOKED): doctorId, startAt (a slot’s start), reason, note, place CLINIC or ONLINE. appointment.notASlot, appointment.slotTaken, appointment.patientBusy, profile.readOnly. ${SELF} Audited`,
+        summary: `Book a free slot of a doctor for the profile (→ UPCOMING, BOOKED): doctorId, startAt (a slot’s start), reason, note, place CLINIC or ONLINE (ONLINE needs VIDEO_CONSULTATION in the profile’s package: 403 package.upgradeRequired). appointment.notASlot, appointment.slotTaken, appointment.patientBusy, profile.readOnly. ${SELF} Audited`,
         body: myAppointmentInputSchema,
         response,
       },

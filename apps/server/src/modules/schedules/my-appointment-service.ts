@@ -15,6 +15,7 @@ import { recordPatientReads } from '../audit/reads.js';
 import { recordAudit } from '../audit/store.js';
 import type { Page } from '../care-plan/store.js';
 import { assertProfileWritable, requireProfile } from '../followers/profile.js';
+import { requireFeature } from '../packages/subscriptions.js';
 import { bookInTransaction, doctorSlots, guardSlot, recordAppointmentViewed, toAppointment } from './appointment-service.js';
 import { noticeAppointmentChange } from './appointment-notices.js';
 import * as store from './appointment-store.js';
@@ -135,7 +136,11 @@ export function myDoctorSlots(
   return doctorSlots(environment, doctorId, date);
 }
 
-/** POST /health/me/appointments: the profile books a free slot of the doctor (→ UPCOMING, BOOKED in the app). */
+/**
+ * POST /health/me/appointments: the profile books a free slot of the doctor (→ UPCOMING, BOOKED in
+ * the app). An online (video) one needs VIDEO_CONSULTATION in the profile's package
+ * (package.upgradeRequired).
+ */
 export function bookMyAppointment(
   environment: ScheduleEnvironment,
   input: MyAppointmentInput,
@@ -145,6 +150,9 @@ export function bookMyAppointment(
     withCaller(environment.database, auth, async (tx) => {
       const profile = await requireProfile(tx, auth);
       assertProfileWritable(profile);
+      const place = input.place ?? 'CLINIC';
+      // A video consultation is a paid feature (spec §6); a visit at the clinic never is.
+      if (place === 'ONLINE') await requireFeature(tx, profile.patientId, 'VIDEO_CONSULTATION');
       const doctor = await tx.execute<{ id: string }>(
         sql`SELECT id FROM users WHERE id = ${input.doctorId}::uuid AND role = 'DOCTOR' AND status = 'ACTIVE' AND deleted_at IS NULL`,
       );
@@ -156,7 +164,7 @@ export function bookMyAppointment(
         startAt: new Date(input.startAt),
         reason: input.reason,
         note: input.note,
-        place: input.place ?? 'CLINIC',
+        place,
         paid: false,
         byPatient: true,
       });

@@ -1,11 +1,10 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Database } from '../../db/database.js';
 import { MINUTE, type Clock } from '../../lib/clock.js';
-import { recordAudit } from '../audit/store.js';
+import { JOB_AUDIT_CONTEXT, recordAudit } from '../audit/store.js';
 import { activeTenantIds, reenableDue } from './store.js';
 
 /** Nobody acted: the audit rows of the job carry no actor. */
-const JOB_CONTEXT = { actorUserId: null, actorTenantId: null, ip: null, userAgent: null, requestId: null };
 
 /**
  * One pass of the re-enable job: in every active tenant (the platform tenant included), accounts
@@ -21,7 +20,7 @@ export async function reenableDueAccounts(database: Database, clock: Clock, logg
       reenabled += await database.withTenant(tenantId, async (tx) => {
         const due = await reenableDue(tx, now);
         for (const account of due) {
-          await recordAudit(tx, tenantId, JOB_CONTEXT, {
+          await recordAudit(tx, tenantId, JOB_AUDIT_CONTEXT, {
             action: 'STAFF_ENABLED',
             subjectUserId: account.id,
             targetType: 'user',
