@@ -18,7 +18,7 @@ import { writeResultsSection } from './bench-server.js';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_ROLE_PERMISSIONS } from '@rpm/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { uuidv7 } from 'uuidv7';
@@ -301,6 +301,12 @@ async function main() {
       const [result] = await database.withTenant(tenantId, (tx) =>
         tx.select().from(importJobs).where(eq(importJobs.id, job.id)),
       );
+      // Every stored patient is found by search once the import has ended (its terms written at the end).
+      const [searchable] = await database.withTenant(tenantId, async (tx) =>
+        (await tx.execute<{ patients: string }>(sql`SELECT count(DISTINCT patient_id) AS patients FROM patient_search_terms`)).rows,
+      );
+      if (Number(searchable?.patients) !== (result?.rowsStored ?? 0))
+        throw new Error(`${String(searchable?.patients)} patients have search terms, ${String(result?.rowsStored)} were stored`);
       const run: Run = {
         rows,
         fileBytes,

@@ -114,6 +114,20 @@ export const patientSearchTerms = pgTable(
   (table) => [primaryKey({ columns: [table.tenantId, table.term, table.patientId] })],
 );
 
+/**
+ * Patients whose search terms are still to be written (migration 0065): an import's inserts leave
+ * their ids here and patient_search_flush() writes their terms in one sorted pass. Neither read nor
+ * written by the application directly.
+ */
+export const patientSearchBacklog = pgTable(
+  'patient_search_backlog',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    patientId: uuid('patient_id').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.patientId] })],
+);
+
 export const patientCodeSequences = pgTable('patient_code_sequences', {
   tenantId: uuid('tenant_id').notNull().primaryKey(),
   prefix: text().notNull().default('BNCS'),

@@ -157,6 +157,15 @@ describe('patient import', () => {
       [tenant.id],
     );
     expect(stored.map((row) => row.patient_code)).toEqual(['IMP001', 'IMP004']);
+    // The batches' search terms are written when the import ends (migration 0065): found at once.
+    const searched = await get(adminToken, '/account/patients?size=10&search=0981000104');
+    expect(searched.json<{ data: { items: { patientCode: string }[] } }>().data.items.map((item) => item.patientCode)).toEqual(['IMP004']);
+    const [backlog] = await asOwner<{ n: number }>(
+      testDb.ownerUrl,
+      'SELECT count(*)::int AS n FROM patient_search_backlog WHERE tenant_id = $1',
+      [tenant.id],
+    );
+    expect(backlog?.n).toBe(0);
 
     const errors = await rowsOf((await get(adminToken, `/account/imports/${job.id}/error-file`)).rawPayload);
     expect(errors[0]).toEqual([...PATIENT_IMPORT_HEADERS, 'Row', 'Reason']);

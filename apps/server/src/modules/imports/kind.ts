@@ -31,6 +31,12 @@ export interface ImportKind<Row> {
     rows: readonly NumberedRow<Row>[],
     context: ImportContext,
   ): Promise<RowFailure[]>;
+  /**
+   * Work the kind leaves until its batches are stored (the patients' search terms, written in one
+   * sorted pass), run once in the job's tenant when the import ends, however it ends. Optional. A
+   * periodic task must cover it too: the process may stop before.
+   */
+  finish?(tx: TenantTransaction): Promise<unknown>;
 }
 
 /** A cell as read from the sheet: text and numbers as typed, dates as Date, empty as null. */

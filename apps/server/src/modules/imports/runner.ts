@@ -200,6 +200,15 @@ async function runImport(
       dependencies.log.error({ err: error, jobId: job.id, tenantId }, 'import: job failed');
   }
 
+  if (kind.finish !== undefined) {
+    try {
+      await database.withTenant(tenantId, (tx) => kind.finish?.(tx) ?? Promise.resolve());
+    } catch (error) {
+      // The rows are stored; what finish leaves is done by its periodic task.
+      dependencies.log.error({ err: error, jobId: job.id, tenantId }, 'import: finishing the stored rows failed');
+    }
+  }
+
   let hasErrorFile = false;
   try {
     hasErrorFile = await errorFile.finish();

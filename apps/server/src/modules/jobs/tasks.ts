@@ -13,5 +13,6 @@ import '../announcements/publish-job.js';
 import '../packages/jobs.js';
 import '../orders/jobs.js';
 import '../patients/counts-job.js';
+import '../patients/search-backlog.js';
 
 export {};

@@ -15,6 +15,7 @@ import type {
   RowFailure,
 } from '../imports/kind.js';
 import * as store from './store.js';
+import { flushSearchTerms } from './search-backlog.js';
 
 /** The template's columns, in order (never translated: an uploaded file must match them exactly). */
 export const PATIENT_IMPORT_HEADERS = [
@@ -426,6 +427,8 @@ export async function insertPatientBatch(
   const names = [
     ...new Set(rows.map((row) => row.value.centerName?.toLowerCase()).filter((name) => name !== undefined)),
   ];
+  // The batch's search terms are written when the import ends, in one sorted pass (migration 0065).
+  await tx.execute(sql`SELECT set_config('app.search_terms', 'deferred', true)`);
   const centers = await centersByName(tx, names);
   const failuresOf = (judgement: Judgement) =>
     [...judgement.failures].map(([rowNumber, reasons]) => ({ rowNumber, reasons }));
@@ -497,4 +500,5 @@ export const patientImportKind: ImportKind<PatientImportRow> = {
   ],
   parseRow: (cells, context) => parsePatientRow(cells, context.language),
   insertBatch: insertPatientBatch,
+  finish: flushSearchTerms,
 };
