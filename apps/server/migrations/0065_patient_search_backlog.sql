@@ -140,6 +140,7 @@ CREATE FUNCTION patient_search_flush() RETURNS bigint
 DECLARE
   caller text[] := patient_search_caller();
   tenant uuid := app_current_tenant();
+  ids uuid[];
   taken bigint;
 BEGIN
   IF tenant IS NULL THEN
@@ -154,17 +155,28 @@ BEGIN
   PERFORM patient_search_lock(tenant, true);
   WITH taken_rows AS (
     DELETE FROM patient_search_backlog WHERE tenant_id = tenant RETURNING patient_id
-  ), written AS (
+  )
+  SELECT array_agg(patient_id), count(*) INTO ids, taken FROM taken_rows;
+  -- A plain insert (a third cheaper than ON CONFLICT for millions of rows) unless one of the terms
+  -- exists: written by a change of the patient's since it was inserted.
+  BEGIN
     INSERT INTO patient_search_terms (tenant_id, term, patient_id, health_center_id)
     SELECT p.tenant_id, t.term, p.id, p.health_center_id
-      FROM taken_rows f
+      FROM unnest(ids) AS f (patient_id)
+      JOIN patients p ON p.tenant_id = tenant AND p.id = f.patient_id,
+           unnest(patient_search_terms_of(p.patient_code, p.first_name, p.middle_name, p.last_name, p.phone, p.email)) AS t (term)
+     WHERE p.account_state = 'ACTIVE'
+     ORDER BY t.term COLLATE "C", p.id;
+  EXCEPTION WHEN unique_violation THEN
+    INSERT INTO patient_search_terms (tenant_id, term, patient_id, health_center_id)
+    SELECT p.tenant_id, t.term, p.id, p.health_center_id
+      FROM unnest(ids) AS f (patient_id)
       JOIN patients p ON p.tenant_id = tenant AND p.id = f.patient_id,
            unnest(patient_search_terms_of(p.patient_code, p.first_name, p.middle_name, p.last_name, p.phone, p.email)) AS t (term)
      WHERE p.account_state = 'ACTIVE'
      ORDER BY t.term COLLATE "C", p.id
-    ON CONFLICT DO NOTHING
-  )
-  SELECT count(*) INTO taken FROM taken_rows;
+    ON CONFLICT DO NOTHING;
+  END;
   PERFORM patient_search_restore(caller);
   RETURN taken;
 END $$;

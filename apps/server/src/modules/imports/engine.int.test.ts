@@ -2,11 +2,13 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, logIn, withSession } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
 import { createTenant, createTenantUser } from '../../../test/factories.js';
+import { healthCenters } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
 import { systemClock } from '../../lib/clock.js';
 import { resolveSession } from '../auth/sessions.js';
@@ -209,6 +211,29 @@ describe('a file with good and bad rows', () => {
       failure_code: null,
     });
     expect((await jobRow(job.id))?.error_file_key).not.toBeNull();
+  });
+
+  it('runs the kind’s finish beside the batches every so many rows, and once when the import ends', async () => {
+    const { caller } = await signedInAdmin();
+    const finished: number[] = [];
+    const kind = centerImportKind();
+    const environment = environmentWith({
+      ...kind,
+      finishEveryRows: 1000,
+      async finish(tx) {
+        // What the job's tenant stored so far: the finish runs in its transaction, after the batches it follows.
+        const [row] = await tx.select({ count: sql<number>`count(*)::int` }).from(healthCenters).where(sql`name LIKE 'Finish %'`);
+        finished.push(row?.count ?? -1);
+      },
+    });
+    const rows = Array.from({ length: 2500 }, (_, index) => [`Finish ${String(index)}`, 1]);
+    const job = await startImport(environment, caller, 'PATIENT', uploadOf(await workbookOf(CENTER_HEADERS, rows)));
+    await environment.runner.settled(job.id);
+    expect(await jobRow(job.id)).toMatchObject({ status: 'SUCCEEDED', rows_stored: 2500 });
+    // After the first or second batch of 1,000 (one run at a time), and at the end with every row.
+    expect(finished.length).toBeGreaterThanOrEqual(2);
+    expect(finished.at(-1)).toBe(2500);
+    expect(finished.slice(0, -1).every((count) => count >= 1000 && count < 2500)).toBe(true);
   });
 
   it('has no error file when every row is stored', async () => {

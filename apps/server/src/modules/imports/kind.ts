@@ -33,10 +33,12 @@ export interface ImportKind<Row> {
   ): Promise<RowFailure[]>;
   /**
    * Work the kind leaves until its batches are stored (the patients' search terms, written in one
-   * sorted pass), run once in the job's tenant when the import ends, however it ends. Optional. A
+   * sorted pass), run in the job's tenant beside the batches once `finishEveryRows` more rows are
+   * stored (one run at a time), and once when the import ends, however it ends. Optional. A
    * periodic task must cover it too: the process may stop before.
    */
   finish?(tx: TenantTransaction): Promise<unknown>;
+  readonly finishEveryRows?: number;
 }
 
 /** A cell as read from the sheet: text and numbers as typed, dates as Date, empty as null. */

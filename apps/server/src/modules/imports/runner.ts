@@ -94,6 +94,17 @@ async function runImport(
   let rowsStored = 0;
   let filling = emptyBatch();
   let lastHandOff = Date.now();
+  let storedSinceFinish = 0;
+  /** The kind's finish running beside the batches, if any. */
+  let finishing: Promise<void> | undefined;
+  const runFinish = async () => {
+    try {
+      await database.withTenant(tenantId, (tx) => kind.finish?.(tx) ?? Promise.resolve());
+    } catch (error) {
+      // The rows are stored; what finish leaves is done by its next run or its periodic task.
+      dependencies.log.error({ err: error, jobId: job.id, tenantId }, 'import: finishing the stored rows failed');
+    }
+  };
   /** The batch being stored, if any; a failure is kept to stop the reading. */
   let storing: Promise<void> | undefined;
   let storeFailure: { error: unknown } | undefined;
@@ -119,6 +130,7 @@ async function runImport(
           errorFile.add(failure.rowNumber, batch.cells.get(failure.rowNumber) ?? [], failure.reasons);
         }
         rowsStored += batch.rows.length - refusedNumbers.size;
+        storedSinceFinish += batch.rows.length - refusedNumbers.size;
         await updateJob(tx, job.id, {
           ...progress(),
           bytesRead: batch.bytesRead,
@@ -127,6 +139,13 @@ async function runImport(
       },
       visibility,
     );
+    // The kind's deferred work for what is stored so far, beside the next batches (one at a time).
+    if (kind.finish !== undefined && finishing === undefined && storedSinceFinish >= (kind.finishEveryRows ?? Infinity)) {
+      storedSinceFinish = 0;
+      finishing = runFinish().finally(() => {
+        finishing = undefined;
+      });
+    }
   };
 
   /**
@@ -201,12 +220,8 @@ async function runImport(
   }
 
   if (kind.finish !== undefined) {
-    try {
-      await database.withTenant(tenantId, (tx) => kind.finish?.(tx) ?? Promise.resolve());
-    } catch (error) {
-      // The rows are stored; what finish leaves is done by its periodic task.
-      dependencies.log.error({ err: error, jobId: job.id, tenantId }, 'import: finishing the stored rows failed');
-    }
+    await finishing;
+    await runFinish();
   }
 
   let hasErrorFile = false;
