@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
 import { definePeriodicTask } from '../jobs/registry.js';
-import { activeTenantIds } from '../staff/store.js';
+import { sumOverActiveTenants } from '../jobs/tenant-pass.js';
 
 /**
  * Folds patient_counts (migration 0062) in every active tenant: the rows the triggers on patients
@@ -11,18 +11,15 @@ import { activeTenantIds } from '../staff/store.js';
  * how many rows were folded away.
  */
 export async function foldPatientCounts(database: Database, logger?: FastifyBaseLogger): Promise<number> {
-  let removed = 0;
-  for (const tenantId of await activeTenantIds(database.system)) {
-    try {
-      removed += await database.withTenant(tenantId, async (tx) => {
-        const result = await tx.execute<{ removed: number }>(sql`SELECT fold_patient_counts() AS removed`);
-        return result.rows[0]?.removed ?? 0;
-      });
-    } catch (error) {
-      logger?.error({ err: error, tenantId }, 'patients: folding the patient counts failed for a tenant');
-    }
-  }
-  return removed;
+  return sumOverActiveTenants(
+    database,
+    async (tx) => {
+      const result = await tx.execute<{ removed: number }>(sql`SELECT fold_patient_counts() AS removed`);
+      return result.rows[0]?.removed ?? 0;
+    },
+    'patients: folding the patient counts failed for a tenant',
+    logger,
+  );
 }
 
 /** Every minute, once for the whole process group (the job queue's crontab). */

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'drizzle-orm';
 import type { Database, TenantTransaction } from '../../db/database.js';
 import { definePeriodicTask } from '../jobs/registry.js';
-import { activeTenantIds } from '../staff/store.js';
+import { sumOverActiveTenants } from '../jobs/tenant-pass.js';
 
 /**
  * Writes the search terms of the transaction tenant's patients inserted with deferred terms (an
@@ -18,15 +18,7 @@ export async function flushSearchTerms(tx: TenantTransaction): Promise<number> {
  * first) or what arrived while it ran. One tenant's failure does not stop the others.
  */
 export async function flushSearchBacklogs(database: Database, logger?: FastifyBaseLogger): Promise<number> {
-  let taken = 0;
-  for (const tenantId of await activeTenantIds(database.system)) {
-    try {
-      taken += await database.withTenant(tenantId, flushSearchTerms);
-    } catch (error) {
-      logger?.error({ err: error, tenantId }, 'patients: writing the deferred search terms failed for a tenant');
-    }
-  }
-  return taken;
+  return sumOverActiveTenants(database, flushSearchTerms, 'patients: writing the deferred search terms failed for a tenant', logger);
 }
 
 /** Every minute, once for the whole process group (the job queue's crontab). */
