@@ -22,6 +22,8 @@ export interface BenchServer {
   baseUrl: string;
   /** Owner (superuser) connection string of the bench database. */
   databaseUrl: string;
+  /** The server process's id (its CPU time is read from /proc). */
+  pid: number;
   stop: () => Promise<void>;
 }
 
@@ -109,6 +111,7 @@ export async function startBenchServer(
   return {
     baseUrl,
     databaseUrl: databaseUrl.toString(),
+    pid: child.pid ?? 0,
     stop: async () => {
       if (child.exitCode === null) {
         child.kill('SIGTERM');
@@ -176,4 +179,31 @@ export async function writeResultsSection(heading: string, body: string): Promis
   const next = current.indexOf('\n## ', start + heading.length);
   const after = next === -1 ? '' : `\n${current.slice(next + 1)}`;
   await writeFile(RESULTS_FILE, `${current.slice(0, start)}${section}${after}`);
+}
+
+/** CPU seconds (user + system) of a process from /proc; undefined where that cannot be read. */
+export async function processCpuSeconds(pid: number): Promise<number | undefined> {
+  try {
+    const stat = await readFile(`/proc/${String(pid)}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU seconds so far of each PostgreSQL backend connected to the database (PostgreSQL on this
+ * machine: its processes are read from /proc). Empty when they cannot be read.
+ */
+export async function backendCpu(admin: pg.Client, databaseName: string): Promise<Map<number, number>> {
+  const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [
+    databaseName,
+  ]);
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    const seconds = await processCpuSeconds(pid);
+    if (seconds !== undefined) cpu.set(pid, seconds);
+  }
+  return cpu;
 }

@@ -13,8 +13,8 @@
 import { randomBytes } from 'node:crypto';
 import { fork } from 'node:child_process';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { writeResultsSection } from './bench-server.js';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { backendCpu, writeResultsSection } from './bench-server.js';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_ROLE_PERMISSIONS } from '@rpm/contracts';
@@ -136,33 +136,6 @@ interface Run {
   /** One-minute load average of the machine when the run started and when it ended. */
   loadBefore: number;
   loadAfter: number;
-}
-
-/** CPU seconds (user + system) of a process from /proc; undefined where that cannot be read. */
-async function processCpuSeconds(pid: number): Promise<number | undefined> {
-  try {
-    const stat = await readFile(`/proc/${String(pid)}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * CPU seconds so far of each PostgreSQL backend connected to the database (PostgreSQL on this
- * machine: its processes are read from /proc). Empty when they cannot be read.
- */
-async function backendCpu(admin: pg.Client, databaseName: string): Promise<Map<number, number>> {
-  const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [
-    databaseName,
-  ]);
-  const cpu = new Map<number, number>();
-  for (const { pid } of rows) {
-    const seconds = await processCpuSeconds(pid);
-    if (seconds !== undefined) cpu.set(pid, seconds);
-  }
-  return cpu;
 }
 
 async function main() {

@@ -27,10 +27,12 @@ import {
   type SimulatedReading,
 } from '../simulator/vitals.js';
 import {
+  backendCpu,
   getJson,
   loginCookie,
   machineLine,
   percentile,
+  processCpuSeconds,
   startBenchServer,
   writeResultsSection,
 } from './bench-server.js';
@@ -206,9 +208,35 @@ async function main() {
         accepted += envelope.data.accepted;
       }
     };
+    const databaseName = new URL(server.databaseUrl).pathname.slice(1);
+    const serverCpuBefore = (await processCpuSeconds(server.pid)) ?? 0;
+    const postgresCpuBefore = await backendCpu(owner, databaseName);
+    const clientCpuBefore = process.cpuUsage();
+    // BENCH_STATEMENT_LOG=true: PostgreSQL logs every statement of the HTTP run with its duration
+    // (its server log; a profiling aid, the figures are not comparable then).
+    const statementLog = process.env.BENCH_STATEMENT_LOG === 'true';
+    const setStatementLog = async (value: string) => {
+      await owner.query(`ALTER SYSTEM SET log_min_duration_statement = ${value}`);
+      await owner.query('SELECT pg_reload_conf()');
+    };
+    if (statementLog) await setStatementLog('0');
     const started = performance.now();
     await Promise.all(Array.from({ length: CLIENTS }, worker));
     const httpSeconds = (performance.now() - started) / 1000;
+    if (statementLog) await setStatementLog('-1');
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    const cpu = {
+      server: ((await processCpuSeconds(server.pid)) ?? 0) - serverCpuBefore,
+      postgres: [...(await backendCpu(owner, databaseName))].reduce(
+        (sum, [pid, seconds]) => sum + seconds - (postgresCpuBefore.get(pid) ?? 0),
+        0,
+      ),
+      client: (clientCpu.user + clientCpu.system) / 1e6,
+    };
+    const perBatch = (seconds: number) => `${((seconds * 1000) / batches.length).toFixed(1)} ms`;
+    console.log(
+      `CPU per batch: server ${perBatch(cpu.server)}, PostgreSQL ${perBatch(cpu.postgres)}, load generator ${perBatch(cpu.client)}`,
+    );
     const stored = (await countRows()) - seeded;
     const hourly =
       Number((await owner.query<{ sum: string }>('SELECT sum(count) FROM readings_hourly')).rows[0]?.sum) - seededHourly;
@@ -249,6 +277,8 @@ async function main() {
         `| HTTP collector, ${String(CLIENTS)} clients | ${httpSeconds.toFixed(1)} s | ${rate(httpRate)} | ${(httpRate / copyOneRate).toFixed(2)}× |`,
         `| COPY, 1 stream | ${copyOne.toFixed(1)} s | ${rate(copyOneRate)} | 1.00× |`,
         `| COPY, ${String(streams)} streams | ${copyParallel.toFixed(1)} s | ${rate(copyParallelRate)} | ${(copyParallelRate / copyOneRate).toFixed(2)}× |`,
+        '',
+        `CPU per batch during the HTTP run (from /proc; the PostgreSQL backends are those of the database, the load generator this process): server ${perBatch(cpu.server)}, PostgreSQL ${perBatch(cpu.postgres)}, load generator ${perBatch(cpu.client)}; ${((cpu.server + cpu.postgres + cpu.client) / httpSeconds).toFixed(2)} of ${String(os.cpus().length)} cores busy with these.`,
         '',
         `Batch latency through HTTP: p50 ${percentile(latencies, 0.5).toFixed(0)} ms, p95 ${percentile(latencies, 0.95).toFixed(0)} ms, p99 ${percentile(latencies, 0.99).toFixed(0)} ms. Targets: at least 50,000 readings/s on 2 cores — ${httpRate >= 50_000 ? 'met' : 'NOT met'} in this run; at least 0.4× single-stream COPY — ${httpRate / copyOneRate >= 0.4 ? 'met' : 'NOT met'} in this run.`,
       ].join('\n'),

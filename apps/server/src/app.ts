@@ -12,7 +12,6 @@ import { pickLanguage } from '@rpm/i18n';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import {
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type FastifyPluginAsyncZod,
   type ZodTypeProvider,
@@ -27,6 +26,7 @@ import { sendError } from './http/envelope.js';
 import { installErrorHandler } from './http/error-handler.js';
 import { installOriginCheck } from './http/request-origin.js';
 import { installRequestLog } from './http/request-log.js';
+import { responseSerializerCompiler } from './http/response-serializer.js';
 import { installSecurityHeaders, sendConsoleIndex } from './http/security-headers.js';
 import { alertAccountRoutes, alertHealthRoutes } from './modules/alerts/routes.js';
 import { accountRoutes, manageAccountRoutes } from './modules/account/routes.js';
@@ -161,7 +161,7 @@ export async function buildApp({ config, database, clock = systemClock, logger }
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler({ checkEveryResponse: config.environment !== 'production' }));
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('clock', clock);

@@ -246,7 +246,22 @@ export type CollectorResult = z.infer<typeof collectorResultSchema>;
 const INSTANT_KEYS = new Set(['measuredAt', 'startAt', 'endAt', 'at', 'from', 'to']);
 
 /** A key JSON.stringify puts first, in ascending order, whatever the insertion order: an array index. */
-const isArrayIndex = (key: string) => /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4_294_967_295;
+const isArrayIndex = (key: string) => {
+  const first = key.charCodeAt(0);
+  return first >= 48 && first <= 57 && /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4_294_967_295;
+};
+
+/** The JSON text of the keys met so far (a batch repeats a handful of keys a thousand times). */
+const keyTexts = new Map<string, string>();
+function keyText(key: string): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(key);
+    // Keys come from clients: only a bounded number is remembered.
+    if (keyTexts.size < 512) keyTexts.set(key, text);
+  }
+  return text;
+}
 
 /**
  * JSON text of `value` with instants as UTC ISO text, object keys sorted and absent or null members
@@ -258,23 +273,43 @@ function normalizedJson(key: string, value: unknown): string | undefined {
   if (typeof value === 'string') {
     if (!INSTANT_KEYS.has(key)) return JSON.stringify(value);
     const time = Date.parse(value);
-    return JSON.stringify(Number.isNaN(time) ? value : new Date(time).toISOString());
+    // An ISO instant has nothing JSON escapes.
+    return Number.isNaN(time) ? JSON.stringify(value) : `"${new Date(time).toISOString()}"`;
   }
-  if (Array.isArray(value)) return `[${value.map((item) => normalizedJson('', item) ?? 'null').join(',')}]`;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index += 1) {
+      if (index > 0) text += ',';
+      text += normalizedJson('', value[index]) ?? 'null';
+    }
+    return `${text}]`;
+  }
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    const keys = Object.keys(record)
-      .filter((inner) => record[inner] !== undefined && record[inner] !== null)
-      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const indexes = keys.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b));
-    const members: string[] = [];
-    for (const inner of indexes.length === 0 ? keys : [...indexes, ...keys.filter((candidate) => !isArrayIndex(candidate))]) {
-      const text = normalizedJson(inner, record[inner]);
-      if (text !== undefined) members.push(`${JSON.stringify(inner)}:${text}`);
+    const keys: string[] = [];
+    let indexes = false;
+    for (const inner of Object.keys(record)) {
+      const innerValue = record[inner];
+      if (innerValue === undefined || innerValue === null) continue;
+      keys.push(inner);
+      if (!indexes && isArrayIndex(inner)) indexes = true;
     }
-    return `{${members.join(',')}}`;
+    // The default sort compares UTF-16 code units, as `<` does on strings.
+    keys.sort();
+    const ordered = indexes
+      ? [...keys.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b)), ...keys.filter((candidate) => !isArrayIndex(candidate))]
+      : keys;
+    let text = '{';
+    let first = true;
+    for (const inner of ordered) {
+      const member = normalizedJson(inner, record[inner]);
+      if (member === undefined) continue;
+      text += `${first ? '' : ','}${keyText(inner)}:${member}`;
+      first = false;
+    }
+    return `${text}}`;
   }
-  // undefined, a function or a symbol: no text, as JSON.stringify leaves such members out.
+  // A number, a boolean, or undefined, a function or a symbol: no text, as JSON.stringify leaves such members out.
   const text: string | undefined = JSON.stringify(value);
   return text;
 }

@@ -1,5 +1,6 @@
 import { getTableColumns, getTableName, is } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
+import { MEASURE_CODES } from '@rpm/contracts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../test/database.js';
 import * as schema from './schema.js';
@@ -60,4 +61,24 @@ it('the Drizzle schema matches the tables the migrations create (names, types, n
   for (const key of inDatabase.keys())
     if (!declared.has(key)) problems.push(`${key}: in the database but not in schema.ts`);
   expect(problems).toEqual([]);
+});
+
+it('the measures the readings table accepts are the contracts’ measure codes (migration 0066)', async () => {
+  const [constraint] = await asOwner<{ definition: string }>(
+    testDb.ownerUrl,
+    `SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint
+      WHERE conrelid = 'readings'::regclass AND conname = 'readings_measure_check'`,
+  );
+  const accepted = [...(constraint?.definition ?? '').matchAll(/'([A-Z0-9_]+)'::text/g)].map((match) => match[1]);
+  expect(accepted.sort()).toEqual([...MEASURE_CODES].sort());
+  // And it is enforced: a measure outside the list is refused, one in it stored.
+  const insert = (measure: string) =>
+    asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO readings (tenant_id, patient_id, measure, measured_at, value, source)
+       VALUES (gen_random_uuid(), gen_random_uuid(), $1, now(), 1, 'MANUAL')`,
+      [measure],
+    );
+  await expect(insert('PULSE')).rejects.toThrow(/readings_measure_check/);
+  await expect(insert('HEART_RATE')).resolves.toEqual([]);
 });

@@ -74,17 +74,28 @@ function errorForRevoked(session: SessionRow): AppError {
 async function contextOf(database: Database, session: SessionRow): Promise<AuthContext> {
   const tenants = await findTenantsByIds(database.system, [session.tenantId, session.accountTenantId]);
   if (tenants.length === 0 || tenants.some((tenant) => tenant.status !== 'ACTIVE')) throw new AppError('auth.unauthorized');
-  const found = await database.withTenant(session.accountTenantId, async (tx) => {
+  const narrowing = { scopeId: session.filterScopeId, centerId: session.filterCenterId };
+  const accountOf = async (tx: TenantTransaction) => {
     const user = await findUserById(tx, session.userId);
     if (user?.status !== 'ACTIVE' || user.deletedAt !== null) return undefined;
     const level = await levelOf(tx, user, session.levelId);
     if (level === undefined) return undefined;
     return { user, level, permissions: await permissionsOf(tx, level) };
-  });
-  if (found === undefined) throw new AppError('auth.unauthorized');
-  const seen = await database.withTenant(session.tenantId, (tx) =>
-    visibilityOf(tx, found.level, { scopeId: session.filterScopeId, centerId: session.filterCenterId }, session.tenantId === session.accountTenantId ? found.user.id : undefined),
-  );
+  };
+  let found: Awaited<ReturnType<typeof accountOf>>;
+  let seen: Awaited<ReturnType<typeof visibilityOf>> | undefined;
+  if (session.tenantId === session.accountTenantId) {
+    // Acting in their own tenant (nearly every request): one transaction reads both.
+    await database.withTenant(session.tenantId, async (tx) => {
+      found = await accountOf(tx);
+      if (found !== undefined) seen = await visibilityOf(tx, found.level, narrowing, found.user.id);
+    });
+  } else {
+    found = await database.withTenant(session.accountTenantId, accountOf);
+    const level = found?.level;
+    if (level !== undefined) seen = await database.withTenant(session.tenantId, (tx) => visibilityOf(tx, level, narrowing, undefined));
+  }
+  if (found === undefined || seen === undefined) throw new AppError('auth.unauthorized');
   return {
     sessionId: session.id,
     familyId: session.familyId,

@@ -26,6 +26,7 @@ import { requireAuth } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import { auditContextOf } from '../../http/audit-context.js';
 import { ok } from '../../http/envelope.js';
+import { builtFieldByField } from '../../http/response-serializer.js';
 import {
   readEcg,
   readEcgList,
@@ -139,7 +140,7 @@ export const vitalsHealthRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: `One measure over a range in the tenant’s units: raw readings (view day, ≤ 2 days), hourly rollups (week, ≤ 8 days), daily rollups (month ≤ 32, year ≤ 367 days). Hours and days are the patient’s local ones (their account’s time zone, UTC without an account), named in timeZone; each bucket’s at is the instant it starts. The range is from and to, or the local period of date. health.invalidDateRange when neither is given, from ≥ to, too long, or in the future. Audited. ${PATIENT_NOTE}`,
         params: patientParams,
         querystring: seriesQuerySchema,
-        response: { 200: successEnvelope(localSeriesSchema) },
+        response: { 200: builtFieldByField(successEnvelope(localSeriesSchema)) },
       },
     },
     async (request) => ok(await readSeries(environmentOf(request), request.params.patientId, request.query)),
