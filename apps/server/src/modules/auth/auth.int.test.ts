@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, logIn, sessionCookieOf, withSession } from '../../../test/app.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/database.js';
 import { createPlatformUser, createTenant, createTenantUser, TEST_PASSWORD } from '../../../test/factories.js';
-import { platformStaffTenants, sessions, users } from '../../db/schema.js';
+import { platformStaffTenants, sessions, tenants, users } from '../../db/schema.js';
 import { hashToken } from './tokens.js';
 
 let testDb: TestDatabase;
@@ -210,6 +210,17 @@ describe('sessions: check-token, permission, logout', () => {
     const token = await logIn(app, tenant.code, user.email ?? '');
     await testDb.database.withTenant(tenant.id, (tx) => tx.update(users).set({ status: 'DISABLED' }).where(eq(users.id, user.id)));
     expect((await app.inject({ method: 'GET', url: '/auth/check-token', ...withSession(token) })).statusCode).toBe(401);
+  });
+
+  it('refuses, on its next request, the session of a tenant made inactive after login', async () => {
+    const tenant = await createTenant(testDb.database);
+    const user = await createTenantUser(testDb.database, tenant.id);
+    const token = await logIn(app, tenant.code, user.email ?? '');
+    expect((await app.inject({ method: 'GET', url: '/auth/check-token', ...withSession(token) })).statusCode).toBe(200);
+    await testDb.database.system.update(tenants).set({ status: 'INACTIVE' }).where(eq(tenants.id, tenant.id));
+    expect((await app.inject({ method: 'GET', url: '/auth/check-token', ...withSession(token) })).statusCode).toBe(401);
+    await testDb.database.system.update(tenants).set({ status: 'ACTIVE' }).where(eq(tenants.id, tenant.id));
+    expect((await app.inject({ method: 'GET', url: '/auth/check-token', ...withSession(token) })).statusCode).toBe(200);
   });
 
   it('issues a session that is a different token every time', async () => {

@@ -14,8 +14,8 @@ import { DAY, HOUR, MINUTE, type Clock } from '../../lib/clock.js';
 import { findTenantsByIds } from '../tenants/store.js';
 import {
   findCustomRolePermissions,
+  findSessionAndTenantsByTokenHash,
   findSessionByRefreshHash,
-  findSessionByTokenHash,
   findUserById,
   replaceSessions,
   revokeFamily,
@@ -71,9 +71,13 @@ function errorForRevoked(session: SessionRow): AppError {
   }
 }
 
-async function contextOf(database: Database, session: SessionRow): Promise<AuthContext> {
-  const tenants = await findTenantsByIds(database.system, [session.tenantId, session.accountTenantId]);
-  if (tenants.length === 0 || tenants.some((tenant) => tenant.status !== 'ACTIVE')) throw new AppError('auth.unauthorized');
+/** The caller's context; `tenantsActive` when the session's tenants were already read with it. */
+async function contextOf(database: Database, session: SessionRow, tenantsActive?: boolean): Promise<AuthContext> {
+  if (tenantsActive === undefined) {
+    const tenants = await findTenantsByIds(database.system, [session.tenantId, session.accountTenantId]);
+    tenantsActive = tenants.length > 0 && tenants.every((tenant) => tenant.status === 'ACTIVE');
+  }
+  if (!tenantsActive) throw new AppError('auth.unauthorized');
   const narrowing = { scopeId: session.filterScopeId, centerId: session.filterCenterId };
   const accountOf = async (tx: TenantTransaction) => {
     const user = await findUserById(tx, session.userId);
@@ -116,14 +120,15 @@ async function contextOf(database: Database, session: SessionRow): Promise<AuthC
 
 /** Turns a presented access token into the caller's context, or the error the client reacts to. */
 export async function resolveSession(database: Database, clock: Clock, token: string): Promise<AuthContext> {
-  const session = await findSessionByTokenHash(database.system, hashToken(token));
-  if (session === undefined) throw new AppError('auth.unauthorized');
+  const found = await findSessionAndTenantsByTokenHash(database.system, hashToken(token));
+  if (found === undefined) throw new AppError('auth.unauthorized');
+  const { session } = found;
   // A rotated access token is simply old: the client refreshes (it holds the newer pair).
   if (session.revokedAt !== null && session.revokedReason !== 'rotated') throw errorForRevoked(session);
   if (session.revokedAt !== null || session.expiresAt.getTime() <= clock.now().getTime()) {
     throw new AppError('auth.sessionExpired');
   }
-  return contextOf(database, session);
+  return contextOf(database, session, found.tenantsActive);
 }
 
 /** Starts a session for a user who has proven who they are (password or OTP). */
