@@ -221,9 +221,13 @@ async function main() {
     };
     if (statementLog) await setStatementLog('0');
     const started = performance.now();
-    await Promise.all(Array.from({ length: CLIENTS }, worker));
+    try {
+      await Promise.all(Array.from({ length: CLIENTS }, worker));
+    } finally {
+      // The machine's PostgreSQL keeps the setting: it is reset however the run ends.
+      if (statementLog) await setStatementLog('-1');
+    }
     const httpSeconds = (performance.now() - started) / 1000;
-    if (statementLog) await setStatementLog('-1');
     const clientCpu = process.cpuUsage(clientCpuBefore);
     const cpu = {
       server: ((await processCpuSeconds(server.pid)) ?? 0) - serverCpuBefore,

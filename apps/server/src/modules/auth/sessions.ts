@@ -11,7 +11,6 @@ import type { Database, TenantTransaction } from '../../db/database.js';
 import type { AuthContext } from '../../http/access.js';
 import { AppError } from '../../http/app-error.js';
 import { DAY, HOUR, MINUTE, type Clock } from '../../lib/clock.js';
-import { findTenantsByIds } from '../tenants/store.js';
 import {
   findCustomRolePermissions,
   findSessionAndTenantsByTokenHash,
@@ -20,6 +19,7 @@ import {
   replaceSessions,
   revokeFamily,
   rotateSession,
+  sessionTenantsActive,
   type SessionRow,
   type UserRow,
 } from './store.js';
@@ -73,33 +73,20 @@ function errorForRevoked(session: SessionRow): AppError {
 
 /** The caller's context; `tenantsActive` when the session's tenants were already read with it. */
 async function contextOf(database: Database, session: SessionRow, tenantsActive?: boolean): Promise<AuthContext> {
-  if (tenantsActive === undefined) {
-    const tenants = await findTenantsByIds(database.system, [session.tenantId, session.accountTenantId]);
-    tenantsActive = tenants.length > 0 && tenants.every((tenant) => tenant.status === 'ACTIVE');
-  }
-  if (!tenantsActive) throw new AppError('auth.unauthorized');
+  if (!(tenantsActive ?? (await sessionTenantsActive(database.system, session)))) throw new AppError('auth.unauthorized');
   const narrowing = { scopeId: session.filterScopeId, centerId: session.filterCenterId };
-  const accountOf = async (tx: TenantTransaction) => {
+  const inOwnTenant = session.tenantId === session.accountTenantId;
+  const found = await database.withTenant(session.accountTenantId, async (tx) => {
     const user = await findUserById(tx, session.userId);
     if (user?.status !== 'ACTIVE' || user.deletedAt !== null) return undefined;
     const level = await levelOf(tx, user, session.levelId);
     if (level === undefined) return undefined;
-    return { user, level, permissions: await permissionsOf(tx, level) };
-  };
-  let found: Awaited<ReturnType<typeof accountOf>>;
-  let seen: Awaited<ReturnType<typeof visibilityOf>> | undefined;
-  if (session.tenantId === session.accountTenantId) {
-    // Acting in their own tenant (nearly every request): one transaction reads both.
-    await database.withTenant(session.tenantId, async (tx) => {
-      found = await accountOf(tx);
-      if (found !== undefined) seen = await visibilityOf(tx, found.level, narrowing, found.user.id);
-    });
-  } else {
-    found = await database.withTenant(session.accountTenantId, accountOf);
-    const level = found?.level;
-    if (level !== undefined) seen = await database.withTenant(session.tenantId, (tx) => visibilityOf(tx, level, narrowing, undefined));
-  }
-  if (found === undefined || seen === undefined) throw new AppError('auth.unauthorized');
+    // Acting in their own tenant (nearly every request): the visibility in the same transaction.
+    const ownSeen = inOwnTenant ? await visibilityOf(tx, level, narrowing, user.id) : undefined;
+    return { user, level, permissions: await permissionsOf(tx, level), ownSeen };
+  });
+  if (found === undefined) throw new AppError('auth.unauthorized');
+  const seen = found.ownSeen ?? (await database.withTenant(session.tenantId, (tx) => visibilityOf(tx, found.level, narrowing, undefined)));
   return {
     sessionId: session.id,
     familyId: session.familyId,

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { SystemStore, TenantTransaction } from '../../db/database.js';
 import { loginFailuresUnknown, loginThrottle, platformStaffTenants, roles, sessions, tenants, users } from '../../db/schema.js';
@@ -7,25 +7,33 @@ export type SessionRow = typeof sessions.$inferSelect;
 export type UserRow = typeof users.$inferSelect;
 export type RevokeReason = NonNullable<SessionRow['revokedReason']>;
 
+/** Whether the two tenants named (a session's acting and account tenants) exist and are ACTIVE. */
+const tenantsActiveSql = (tenantId: SQL, accountTenantId: SQL) => sql<boolean>`(
+  EXISTS (SELECT 1 FROM ${tenants} WHERE ${tenants.id} IN (${tenantId}, ${accountTenantId}))
+  AND NOT EXISTS (SELECT 1 FROM ${tenants} WHERE ${tenants.id} IN (${tenantId}, ${accountTenantId}) AND ${tenants.status} <> 'ACTIVE'))`;
+
 /**
- * A session by its access token, with whether its tenants (the one it acts in and the account's)
- * are ACTIVE: the two reads every request starts with, in one statement.
+ * A session by its access token, with whether its tenants are ACTIVE: the two reads every request
+ * starts with, in one statement.
  */
 export async function findSessionAndTenantsByTokenHash(
   system: SystemStore,
   tokenHash: Buffer,
 ): Promise<{ session: SessionRow; tenantsActive: boolean } | undefined> {
   const rows = await system
-    .select({
-      session: sessions,
-      tenantsActive: sql<boolean>`(
-        EXISTS (SELECT 1 FROM ${tenants} WHERE ${tenants.id} IN (${sessions.tenantId}, ${sessions.accountTenantId}))
-        AND NOT EXISTS (SELECT 1 FROM ${tenants} WHERE ${tenants.id} IN (${sessions.tenantId}, ${sessions.accountTenantId}) AND ${tenants.status} <> 'ACTIVE'))`,
-    })
+    .select({ session: sessions, tenantsActive: tenantsActiveSql(sql`${sessions.tenantId}`, sql`${sessions.accountTenantId}`) })
     .from(sessions)
     .where(eq(sessions.tokenHash, tokenHash))
     .limit(1);
   return rows[0];
+}
+
+/** Whether a session's tenants are ACTIVE, for a session already in hand (issued or refreshed). */
+export async function sessionTenantsActive(system: SystemStore, session: Pick<SessionRow, 'tenantId' | 'accountTenantId'>): Promise<boolean> {
+  const rows = await system.execute<{ active: boolean }>(
+    sql`SELECT ${tenantsActiveSql(sql`${session.tenantId}::uuid`, sql`${session.accountTenantId}::uuid`)} AS active`,
+  );
+  return rows.rows[0]?.active === true;
 }
 
 export async function findSessionByRefreshHash(system: SystemStore, refreshHash: Buffer): Promise<SessionRow | undefined> {
