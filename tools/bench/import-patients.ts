@@ -220,6 +220,7 @@ async function main() {
         accessExpiresAt: new Date(Date.now() + 3_600_000),
         sessionExpiresAt: new Date(Date.now() + 3_600_000),
         permissions: new Set(DEFAULT_ROLE_PERMISSIONS.ADMIN),
+        unitChoices: { unitSystem: null, thermalUnit: null, bloodGlucoseUnit: null, uricAcidUnit: null },
         levelId: null,
         scopeId: null,
         centerId: null,

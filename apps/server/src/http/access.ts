@@ -50,6 +50,18 @@ export interface AuthContext {
   profilePatientId?: string;
   /** The caller wrote moments ago: reads a replica could serve go to the primary (http/read-your-writes.ts). */
   isFreshReadRequired?: boolean;
+  /**
+   * The user's own unit choices as the session's user row held them (account settings; null: the
+   * tenant's unit applies). What the user enters is read in these units (vitals/units.ts).
+   */
+  unitChoices: UnitChoices;
+}
+
+export interface UnitChoices {
+  unitSystem: string | null;
+  thermalUnit: string | null;
+  bloodGlucoseUnit: string | null;
+  uricAcidUnit: string | null;
 }
 
 declare module 'fastify' {

@@ -102,6 +102,12 @@ async function contextOf(database: Database, session: SessionRow, tenantsActive?
     scopeId: seen.scopeId,
     centerId: seen.centerId,
     visibility: seen.visibility,
+    unitChoices: {
+      unitSystem: found.user.unitSystem,
+      thermalUnit: found.user.thermalUnit,
+      bloodGlucoseUnit: found.user.bloodGlucoseUnit,
+      uricAcidUnit: found.user.uricAcidUnit,
+    },
   };
 }
 

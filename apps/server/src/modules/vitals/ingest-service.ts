@@ -20,6 +20,7 @@ import {
   insertHotlineCall,
   readingKey,
   insertRecords,
+  type InsertedReading,
   markDeviceSynced,
   recordBatchAnswer,
 } from './ingest-store.js';
@@ -28,10 +29,11 @@ import {
   applyStatusDecision,
   decideStatus,
   evaluateReadings,
+  loadForReadings,
   type DirectSos,
   type EvaluatedReading,
 } from './status-engine.js';
-import { ageOn, patientThresholdsOf } from './thresholds-store.js';
+import { ageOn } from './thresholds-store.js';
 import { ingestSettings, preferencesOf } from './units.js';
 import { storeReadings } from './vitals-database.js';
 
@@ -39,7 +41,11 @@ import { storeReadings } from './vitals-database.js';
 const laterOf = (first: Date | null, second: Date | null) =>
   first === null ? second : second === null || first >= second ? first : second;
 
-/** Evaluates what a batch added and writes the status, history, event and signal it implies. */
+/**
+ * Evaluates what a batch added and writes the status, history, event and signal it implies; moves
+ * the patient's latest reading time to `lastReadingAt` when that is later. The time, the lifecycle
+ * state and the thresholds take one statement (loadForReadings).
+ */
 async function evaluateAndApply(
   tx: TenantTransaction,
   environment: VitalsEnvironment,
@@ -49,37 +55,40 @@ async function evaluateAndApply(
   lastReadingAt: Date | null,
 ): Promise<VitalStatus> {
   const now = environment.clock.now();
-  if (lastReadingAt !== null && (patient.lastReadingAt === null || lastReadingAt > patient.lastReadingAt)) {
-    await tx
-      .update(patients)
-      .set({
-        lastReadingAt: sql`greatest(${patients.lastReadingAt}, ${lastReadingAt.toISOString()}::timestamptz)`,
-      })
-      .where(and(eq(patients.tenantId, patient.tenantId), eq(patients.id, patient.id)));
+  const later =
+    lastReadingAt !== null && (patient.lastReadingAt === null || lastReadingAt > patient.lastReadingAt)
+      ? lastReadingAt
+      : null;
+  if (added.length === 0 && direct.length === 0) {
+    if (later !== null) {
+      await tx
+        .update(patients)
+        .set({ lastReadingAt: sql`greatest(${patients.lastReadingAt}, ${later.toISOString()}::timestamptz)` })
+        .where(and(eq(patients.tenantId, patient.tenantId), eq(patients.id, patient.id)));
+    }
+    return patient.status;
   }
-  if (added.length === 0 && direct.length === 0) return patient.status;
-  // Thresholds read once per patient per batch.
-  const { thresholds } = await patientThresholdsOf(
-    tx,
-    patient.tenantId,
-    patient.id,
-    ageOn(patient.birthday, now),
-  );
-  const evaluation = evaluateReadings(added, thresholds);
+  const state = await loadForReadings(tx, patient, ageOn(patient.birthday, now), later);
+  if (state === undefined) return patient.status;
+  const evaluation = evaluateReadings(added, state.thresholds);
   const decision = decideStatus(patient, evaluation, direct);
   return applyStatusDecision(tx, environment.clock, patient, decision, {
     evaluation,
     direct,
     changedBy: null,
+    lifecycle: state.lifecycle,
   });
 }
 
-function countItems(checked: CheckedBatch, insertedKeys: ReadonlySet<string>) {
+function countItems(checked: CheckedBatch, inserted: readonly InsertedReading[]) {
   // An item is accepted when at least one of its rows was new (a blood-pressure pair is one item).
-  const acceptedItems = new Set<number>();
   const validItems = new Set<number>();
+  for (const row of checked.readings) validItems.add(row.item);
+  // Every row stored (the usual batch): every item is accepted, without comparing keys.
+  if (inserted.length === checked.readings.length) return { accepted: validItems.size, valid: validItems.size };
+  const insertedKeys = new Set(inserted.map((row) => readingKey(row.measure, row.atMs, row.source)));
+  const acceptedItems = new Set<number>();
   for (const row of checked.readings) {
-    validItems.add(row.item);
     if (insertedKeys.has(readingKey(row.measure, row.measuredAt.getTime(), row.source)))
       acceptedItems.add(row.item);
   }
@@ -135,8 +144,7 @@ export async function ingestBatch(
       };
       const inserted = await storeReadings(environment.database, tx, target, checked.readings);
       const records = await insertRecords(tx, target, checked);
-      const insertedKeys = new Set(inserted.map((row) => readingKey(row.measure, row.atMs, row.source)));
-      const { accepted: acceptedReadings, valid: validReadings } = countItems(checked, insertedKeys);
+      const { accepted: acceptedReadings, valid: validReadings } = countItems(checked, inserted);
       // Late readings and events are stored and shown, never judged (contracts isLateReading).
       const added = inserted
         .filter((row) => !row.late)

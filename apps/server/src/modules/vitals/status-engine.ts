@@ -12,6 +12,7 @@ import {
   type StatusChange,
   type StatusPlan,
   type StatusReason,
+  type ThresholdSet,
   type VitalStatus,
 } from '@rpm/contracts';
 import { and, eq, sql } from 'drizzle-orm';
@@ -32,7 +33,7 @@ import {
   type PatientState,
   type StatusDecision,
 } from './status-rules.js';
-import { ageOn, patientThresholdsOf } from './thresholds-store.js';
+import { ageOn, effectiveThresholdsOf, patientThresholdsOf, type ThresholdEntryRow } from './thresholds-store.js';
 import { readVitals } from './vitals-database.js';
 
 /**
@@ -86,7 +87,7 @@ interface LifecycleRow extends Record<string, unknown> {
 }
 
 /** A patient's lifecycle state and what the executor needs to apply a plan to it. */
-interface LoadedLifecycle {
+export interface LoadedLifecycle {
   state: PatientLifecycle;
   accountKind: string;
   birthday: string | null;
@@ -96,6 +97,27 @@ interface LoadedLifecycle {
 
 const evidenceOf = (stored: Record<string, number>): LevelEvidence => evidenceFromRecord(stored);
 
+/** The lifecycle columns of patient `p` (one list for every loader). */
+const lifecycleColumns = (tenantId: string) => sql`
+    p.status, p.account_kind, p.health_center_id, p.birthday::text AS birthday,
+    p.alerts_suppressed_until_normal AS suppressed, p.alert_episode_level AS episode_level,
+    p.level_evidence AS evidence,
+    EXISTS (SELECT 1 FROM sos_cases c WHERE c.patient_id = p.id AND c.status <> 'CLOSED') AS open_case,
+    coalesce((SELECT s.status_settle_minutes FROM alert_settings s WHERE s.tenant_id = ${tenantId}::uuid), 30)::int AS settle_minutes`;
+
+const lifecycleOf = (row: LifecycleRow): LoadedLifecycle => ({
+  state: {
+    status: asStatus(row.status),
+    evidence: evidenceOf(row.evidence),
+    hasOpenCase: row.open_case,
+    episode: { level: asStatus(row.episode_level), suppressed: row.suppressed },
+  },
+  accountKind: row.account_kind,
+  birthday: row.birthday,
+  healthCenterId: row.health_center_id,
+  windowMs: row.settle_minutes * MINUTE,
+});
+
 /** The lifecycle state of a patient (optionally locking the row first), undefined when unseen. */
 async function loadLifecycle(
   tx: TenantTransaction,
@@ -104,27 +126,51 @@ async function loadLifecycle(
   lock: boolean,
 ): Promise<LoadedLifecycle | undefined> {
   if (lock) await tx.execute(sql`SELECT 1 FROM patients WHERE id = ${patientId}::uuid FOR UPDATE`);
-  const result = await tx.execute<LifecycleRow>(sql`
-    SELECT p.status, p.account_kind, p.health_center_id, p.birthday::text AS birthday,
-           p.alerts_suppressed_until_normal AS suppressed, p.alert_episode_level AS episode_level,
-           p.level_evidence AS evidence,
-           EXISTS (SELECT 1 FROM sos_cases c WHERE c.patient_id = p.id AND c.status <> 'CLOSED') AS open_case,
-           coalesce((SELECT s.status_settle_minutes FROM alert_settings s WHERE s.tenant_id = ${tenantId}::uuid), 30)::int AS settle_minutes
+  const result = await tx.execute<LifecycleRow>(
+    sql`SELECT ${lifecycleColumns(tenantId)} FROM patients p WHERE p.id = ${patientId}::uuid`,
+  );
+  const row = result.rows[0];
+  return row === undefined ? undefined : lifecycleOf(row);
+}
+
+/** What a batch's evaluation starts from: the patient's lifecycle and effective thresholds. */
+export interface ReadingsState {
+  lifecycle: LoadedLifecycle;
+  thresholds: ThresholdSet;
+}
+
+/**
+ * What a readings batch needs once its readings are stored, in one statement (the patient row is
+ * locked by the ingest): moves the patient's latest reading time forward to `lastReadingAt` (null:
+ * leaves it), and reads the lifecycle state with the tenant's and the patient's threshold rows,
+ * composed as patientThresholdsOf composes them. Undefined when the patient is not seen.
+ */
+export async function loadForReadings(
+  tx: TenantTransaction,
+  patient: { tenantId: string; id: string },
+  ageYears: number | null,
+  lastReadingAt: Date | null,
+): Promise<ReadingsState | undefined> {
+  const at = lastReadingAt?.toISOString() ?? null;
+  const entries = (table: string, where: ReturnType<typeof sql>) => sql`(
+      SELECT coalesce(json_agg(json_build_object('metric', t.metric, 'level', t.level, 'lowerBound', t.lower_bound, 'upperBound', t.upper_bound)), '[]')
+        FROM ${sql.raw(table)} t WHERE ${where})`;
+  const result = await tx.execute<LifecycleRow & { tenant_entries: ThresholdEntryRow[]; patient_entries: ThresholdEntryRow[] }>(sql`
+    WITH touched AS (
+      UPDATE patients SET last_reading_at = ${at}::timestamptz
+       WHERE tenant_id = ${patient.tenantId}::uuid AND id = ${patient.id}::uuid AND ${at}::timestamptz IS NOT NULL
+         AND (last_reading_at IS NULL OR last_reading_at < ${at}::timestamptz)
+      RETURNING 1)
+    SELECT ${lifecycleColumns(patient.tenantId)},
+           ${entries('tenant_thresholds', sql`t.tenant_id = ${patient.tenantId}::uuid`)} AS tenant_entries,
+           ${entries('patient_thresholds', sql`t.tenant_id = ${patient.tenantId}::uuid AND t.patient_id = p.id`)} AS patient_entries
       FROM patients p
-     WHERE p.id = ${patientId}::uuid`);
+     WHERE p.tenant_id = ${patient.tenantId}::uuid AND p.id = ${patient.id}::uuid`);
   const row = result.rows[0];
   if (row === undefined) return undefined;
   return {
-    state: {
-      status: asStatus(row.status),
-      evidence: evidenceOf(row.evidence),
-      hasOpenCase: row.open_case,
-      episode: { level: asStatus(row.episode_level), suppressed: row.suppressed },
-    },
-    accountKind: row.account_kind,
-    birthday: row.birthday,
-    healthCenterId: row.health_center_id,
-    windowMs: row.settle_minutes * MINUTE,
+    lifecycle: lifecycleOf(row),
+    thresholds: effectiveThresholdsOf(ageYears, row.tenant_entries, row.patient_entries),
   };
 }
 
@@ -231,10 +277,16 @@ export async function applyStatusDecision(
   clock: Clock,
   patient: PatientForStatus,
   decision: StatusDecision,
-  context: { evaluation: Evaluation; direct: readonly DirectSos[]; changedBy: string | null },
+  context: {
+    evaluation: Evaluation;
+    direct: readonly DirectSos[];
+    changedBy: string | null;
+    /** The lifecycle read with the batch's thresholds (loadForReadings); else read here. */
+    lifecycle?: LoadedLifecycle | undefined;
+  },
 ): Promise<VitalStatus> {
   const now = clock.now();
-  const loaded = await loadLifecycle(tx, patient.tenantId, patient.id, false);
+  const loaded = context.lifecycle ?? (await loadLifecycle(tx, patient.tenantId, patient.id, false));
   if (loaded === undefined) return patient.status;
   const cap = (level: VitalStatus) => capForAccount(level, patient.accountKind);
   const direct = context.direct[0];

@@ -30,7 +30,10 @@ export function ageOn(birthday: string | null, now: Date): number | null {
 
 const copyOf = (set: ThresholdSet): ThresholdSet => structuredClone(set);
 
-function overlay(base: ThresholdSet, rows: readonly ThresholdRow[]): ThresholdSet {
+/** A stored threshold entry: a (metric, level) whose bounds differ from the base. */
+export type ThresholdEntryRow = Pick<ThresholdRow, 'metric' | 'level' | 'lowerBound' | 'upperBound'>;
+
+function overlay(base: ThresholdSet, rows: readonly ThresholdEntryRow[]): ThresholdSet {
   const result = copyOf(base);
   for (const row of rows) {
     result[row.metric as ThresholdMetric][row.level as AlertLevel] = {
@@ -89,6 +92,19 @@ export async function patientThresholdsOf(
       .where(and(eq(patientThresholds.tenantId, tenantId), eq(patientThresholds.patientId, patientId))),
   ]);
   return describe(tenantLevel.thresholds, rows);
+}
+
+/**
+ * A patient's effective thresholds from rows read elsewhere (one statement with other state, see
+ * status-engine loadForReadings): the spec's ranges for the age, the tenant's rows over them, the
+ * patient's over those — as patientThresholdsOf composes them.
+ */
+export function effectiveThresholdsOf(
+  ageYears: number | null,
+  tenantRows: readonly ThresholdEntryRow[],
+  patientRows: readonly ThresholdEntryRow[],
+): ThresholdSet {
+  return overlay(overlay(defaultThresholds(ageYears), tenantRows), patientRows);
 }
 
 /** The (metric, level) entries of `wanted` that differ from `base`: what is stored as custom. */

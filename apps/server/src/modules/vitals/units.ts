@@ -12,9 +12,8 @@ import {
   type UnitPreferences,
   type UnitsUsed,
 } from '@rpm/contracts';
-import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/database.js';
-import { users } from '../../db/schema.js';
+import type { UnitChoices } from '../../http/access.js';
 import { readTenantSettings } from '../tenants/store.js';
 
 const pick = <T extends string>(allowed: readonly T[], value: string | null | undefined): T | undefined =>
@@ -86,32 +85,18 @@ function lateHorizonOf(settings: ReadonlyMap<string, string>): number {
 /**
  * What an ingestion call reads from settings: the units — the tenant's for devices; for what a
  * person enters, the entering user's account settings (users.unit_system, thermal_unit,
- * blood_glucose_unit, uric_acid_unit, as in account/preferences.ts), each unit they left unset
- * following the tenant — and the tenant's late-data horizon.
+ * blood_glucose_unit, uric_acid_unit, as in account/preferences.ts, read with the session: the
+ * request's AuthContext.unitChoices), each unit they left unset following the tenant — and the
+ * tenant's late-data horizon. One statement: the tenant's settings.
  */
 export async function ingestSettings(
   database: Database,
-  auth: { tenantId: string; accountTenantId: string; userId: string },
+  auth: { tenantId: string; unitChoices: UnitChoices },
 ): Promise<{ units: IngestUnits; lateHorizonMinutes: number }> {
-  const [settings, user] = await Promise.all([
-    readTenantSettings(database.system, auth.tenantId),
-    database.withTenant(auth.accountTenantId, async (tx) => {
-      const rows = await tx
-        .select({
-          unitSystem: users.unitSystem,
-          thermalUnit: users.thermalUnit,
-          bloodGlucoseUnit: users.bloodGlucoseUnit,
-          uricAcidUnit: users.uricAcidUnit,
-        })
-        .from(users)
-        .where(eq(users.id, auth.userId))
-        .limit(1);
-      return rows[0];
-    }),
-  ]);
+  const settings = await readTenantSettings(database.system, auth.tenantId);
   const device = tenantUnitsOf(settings);
   return {
-    units: { device, entered: user === undefined ? device : unitsFrom(user, device) },
+    units: { device, entered: unitsFrom(auth.unitChoices, device) },
     lateHorizonMinutes: lateHorizonOf(settings),
   };
 }
