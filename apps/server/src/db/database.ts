@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { createSecretBox } from '../lib/secret-box.js';
+import { PreparingClient } from './preparing-client.js';
 import { DEFAULT_REPLICA_MAX_LAG_MILLISECONDS } from './replica-freshness.js';
 import * as schema from './schema.js';
 import { CONNECTION_OPTIONS, CONNECTION_PASSWORD_PURPOSE, createTenantRouter } from './tenant-router.js';
@@ -166,6 +167,7 @@ export function connectDatabase(
     connectionTimeoutMillis: 10_000,
     application_name: 'rpm-server',
     options: CONNECTION_OPTIONS,
+    Client: PreparingClient,
   });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', ignore);

@@ -3,6 +3,7 @@ import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { SecretBox } from '../lib/secret-box.js';
 import { assertSafeForTenant, DEDICATED_CONNECTION_LIFETIME_SECONDS, readConnectionFacts, type Queryable } from './connection-guard.js';
+import { PreparingClient } from './preparing-client.js';
 import { createReplicaFreshness } from './replica-freshness.js';
 import * as schema from './schema.js';
 
@@ -136,6 +137,7 @@ export function createTenantRouter(system: Drizzle, secretBox: SecretBox | undef
       maxLifetimeSeconds: DEDICATED_CONNECTION_LIFETIME_SECONDS,
       application_name: `rpm-server ${kind}`,
       options: CONNECTION_OPTIONS,
+      Client: PreparingClient,
       // pg-pool awaits this hook and, when it rejects, ends the connection and fails the checkout;
       // its type declarations still say void.
       // eslint-disable-next-line @typescript-eslint/no-misused-promises
