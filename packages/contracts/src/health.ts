@@ -245,6 +245,25 @@ export type CollectorResult = z.infer<typeof collectorResultSchema>;
 /** Keys whose values are instants: normalized to UTC milliseconds ISO text. */
 const INSTANT_KEYS = new Set(['measuredAt', 'startAt', 'endAt', 'at', 'from', 'to']);
 
+/** An instant written as toISOString writes one: four-digit year, milliseconds, UTC. */
+const CANONICAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * The instant `value` names as toISOString writes it (undefined: it names none). Watches send that
+ * form already, and then the text is its own answer, without writing the date again — unless the
+ * parse moved the date: hour 24 is the next day's midnight and a day past the month's end rolls
+ * into the next month, so those go the long way.
+ */
+function instantText(value: string): string | undefined {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return undefined;
+  const isCanonical =
+    CANONICAL_INSTANT.test(value) &&
+    value.slice(11, 13) !== '24' &&
+    (value.slice(8, 10) <= '28' || new Date(time).getUTCDate() === Number(value.slice(8, 10)));
+  return isCanonical ? value : new Date(time).toISOString();
+}
+
 /** A key JSON.stringify puts first, in ascending order, whatever the insertion order: an array index. */
 const isArrayIndex = (key: string) => {
   const first = key.charCodeAt(0);
@@ -272,9 +291,9 @@ function keyText(key: string): string {
 function normalizedJson(key: string, value: unknown): string | undefined {
   if (typeof value === 'string') {
     if (!INSTANT_KEYS.has(key)) return JSON.stringify(value);
-    const time = Date.parse(value);
+    const instant = instantText(value);
     // An ISO instant has nothing JSON escapes.
-    return Number.isNaN(time) ? JSON.stringify(value) : `"${new Date(time).toISOString()}"`;
+    return instant === undefined ? JSON.stringify(value) : `"${instant}"`;
   }
   if (Array.isArray(value)) {
     let text = '[';
