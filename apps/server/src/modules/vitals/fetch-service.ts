@@ -29,8 +29,9 @@ import { readVitalsPatient, withVitalsPatient, type VitalsEnvironment, type Vita
 import { displayOf, tenantUnits } from './units.js';
 import { readVitals } from './vitals-database.js';
 import type { TenantTransaction } from '../../db/database.js';
+import { isoInstant } from '../../lib/iso-instant.js';
 
-const iso = (date: Date) => date.toISOString();
+const iso = (date: Date) => isoInstant(date.getTime());
 
 /**
  * Reads of one patient's health data (`patientId` undefined: a patient session's own): health.view,
@@ -164,7 +165,7 @@ export async function readSeries(
     from: iso(from),
     to: iso(to),
     points: points.map((point) => ({
-      at: iso(new Date(point.atMs)),
+      at: isoInstant(point.atMs),
       value: convert(point.value),
       min: convert(point.min),
       max: convert(point.max),
@@ -194,7 +195,7 @@ export async function readLatest(
           measure,
           value: displayOf(measure, row.value, units),
           unit: displayUnit(measure, units),
-          measuredAt: iso(new Date(row.atMs)),
+          measuredAt: isoInstant(row.atMs),
         };
       }),
     };

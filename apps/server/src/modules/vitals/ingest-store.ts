@@ -2,6 +2,7 @@ import type { CollectorResult } from '@rpm/contracts';
 import { and, eq, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { TenantTransaction } from '../../db/database.js';
+import { isoInstant } from '../../lib/iso-instant.js';
 import {
   devices,
   ecgRecords,
@@ -68,8 +69,6 @@ export function quarterHoursOf(rows: readonly ReadingRow[]): QuarterHour[] {
   return [...slots.values()];
 }
 
-const isoOf = (ms: number) => new Date(ms).toISOString();
-
 /**
  * Stores readings and their hourly and daily rollups with one call of ingest_readings (migration
  * 0064): a multi-row insert that skips rows already stored (readings_key, and the day blocks of
@@ -105,13 +104,13 @@ export async function insertReadings(
     SELECT added, added_keys FROM ingest_readings(
       ${target.tenantId}::uuid, ${target.patientId}::uuid, ${target.deviceId}::uuid, ${target.batchId}::uuid,
       ${target.receivedAt.toISOString()}::timestamptz,
-      ${arrayLiteral(rows.map((row) => row.measure))}::text[], ${arrayLiteral(rows.map((row) => row.measuredAt.toISOString()))}::timestamptz[],
+      ${arrayLiteral(rows.map((row) => row.measure))}::text[], ${arrayLiteral(rows.map((row) => isoInstant(row.measuredAt.getTime())))}::timestamptz[],
       ${arrayLiteral(rows.map((row) => row.value))}::float8[], ${arrayLiteral(rows.map((row) => row.source))}::text[],
       ${arrayLiteral(rows.map((row) => (row.late ? 't' : 'f')))}::boolean[],
-      ${arrayLiteral(slots.map((slot) => slot.measure))}::text[], ${arrayLiteral(slots.map((slot) => isoOf(slot.startMs)))}::timestamptz[],
+      ${arrayLiteral(slots.map((slot) => slot.measure))}::text[], ${arrayLiteral(slots.map((slot) => isoInstant(slot.startMs)))}::timestamptz[],
       ${arrayLiteral(slots.map((slot) => slot.count))}::integer[], ${arrayLiteral(slots.map((slot) => slot.sum))}::float8[],
       ${arrayLiteral(slots.map((slot) => slot.min))}::float8[], ${arrayLiteral(slots.map((slot) => slot.max))}::float8[],
-      ${arrayLiteral(slots.map((slot) => slot.lastValue))}::float8[], ${arrayLiteral(slots.map((slot) => isoOf(slot.lastAtMs)))}::timestamptz[])`);
+      ${arrayLiteral(slots.map((slot) => slot.lastValue))}::float8[], ${arrayLiteral(slots.map((slot) => isoInstant(slot.lastAtMs)))}::timestamptz[])`);
   const answer = result.rows[0];
   const added = answer?.added ?? 0;
   // Usually every reading is new and the answer is one number; otherwise it names the new ones.

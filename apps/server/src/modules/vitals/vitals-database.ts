@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Database, TenantTransaction } from '../../db/database.js';
+import { isoInstant } from '../../lib/iso-instant.js';
 import { patientTimeZone } from './fetch-store.js';
 import type { ReadingRow } from './ingest-input.js';
 import { insertReadings, readingKey, type InsertedReading } from './ingest-store.js';
@@ -84,7 +85,7 @@ type ReadingTarget = Parameters<typeof insertReadings>[1];
  * recognised (see storeReadings).
  */
 function manualEntryId(target: ReadingTarget, rows: readonly ReadingRow[]): string {
-  const text = [target.tenantId, target.patientId, ...rows.map((row) => `${row.measure}|${row.measuredAt.toISOString()}|${row.source}|${row.value}`)].join('\n');
+  const text = [target.tenantId, target.patientId, ...rows.map((row) => `${row.measure}|${isoInstant(row.measuredAt.getTime())}|${row.source}|${row.value}`)].join('\n');
   const hex = createHash('sha256').update(text).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
 }
@@ -107,7 +108,7 @@ async function readingsOfEarlierAttempt(
   const result = await vitals.execute<{ measure: string; at_ms: number; value: number; source: string; late: boolean }>(sql`
     SELECT r.measure, extract(epoch FROM r.measured_at)::float8 * 1000 AS at_ms, r.value, r.source, r.late
       FROM readings r
-      JOIN unnest(${list(missing.map((row) => row.measure))}::text[], ${list(missing.map((row) => row.measuredAt.toISOString()))}::timestamptz[],
+      JOIN unnest(${list(missing.map((row) => row.measure))}::text[], ${list(missing.map((row) => isoInstant(row.measuredAt.getTime())))}::timestamptz[],
                   ${list(missing.map((row) => row.source))}::text[]) AS key (measure, measured_at, source)
         ON r.measure = key.measure AND r.measured_at = key.measured_at AND r.source = key.source
      WHERE r.tenant_id = ${target.tenantId}::uuid AND r.patient_id = ${target.patientId}::uuid AND r.batch_id = ${target.batchId}::uuid`);
