@@ -81,6 +81,11 @@ export interface Database {
    * for a tenant whose vitalsPlacement is 'tenant'.
    */
   withVitals<T>(tenantId: string, scope: VitalsScope, work: (tx: TenantTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Whether the tenant's data lives in the platform database (SHARED tenants and the platform
+   * tenant), where withTenant runs on `system`'s pool. Cached with the route.
+   */
+  isOnPlatform(tenantId: string): Promise<boolean>;
   /** Whether the tenant's reads may go to a replica of its own (a response then sets the read-your-writes cookie). */
   hasReplica(tenantId: string): Promise<boolean>;
   /** The explicitly named store for control-plane work; it carries no tenant. */
@@ -209,6 +214,7 @@ export function connectDatabase(
       if (record !== undefined) await runInTenant(route.primary.db, tenantId, (tx) => record(tx, result), visibility);
       return result;
     },
+    isOnPlatform: async (tenantId) => (await router.routeOf(tenantId)) === null,
     vitalsPlacement: async (tenantId) => ((await router.routeOf(tenantId))?.vitals == null ? 'tenant' : 'vitals'),
     withVitals: async (tenantId, scope, work) => {
       const vitals = (await router.routeOf(tenantId))?.vitals;

@@ -1,10 +1,12 @@
 import { DEFAULT_ROLE_PERMISSIONS } from '@rpm/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { uuidv7 } from 'uuidv7';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, logIn, sessionCookieOf, withSession } from '../../../test/app.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/database.js';
-import { createPlatformUser, createTenant, createTenantUser, TEST_PASSWORD } from '../../../test/factories.js';
+import { createHealthCenter, createPlatformUser, createTenant, createTenantUser, TEST_PASSWORD } from '../../../test/factories.js';
+import type { Database } from '../../db/database.js';
 import { platformStaffTenants, sessions, tenants, users } from '../../db/schema.js';
 import { hashToken } from './tokens.js';
 
@@ -234,3 +236,65 @@ describe('sessions: check-token, permission, logout', () => {
     expect(tokens.size).toBe(3);
   });
 });
+
+describe('the context of a request, read with its session', () => {
+  /** Counts the tenant transactions the database opens while `work` runs. */
+  async function tenantTransactionsDuring(work: () => Promise<unknown>) {
+    const database = testDb.database;
+    const original = database.withTenant.bind(database);
+    let count = 0;
+    database.withTenant = <T>(...args: Parameters<Database['withTenant']>) => {
+      count += 1;
+      return original(...args) as Promise<T>;
+    };
+    try {
+      await work();
+    } finally {
+      database.withTenant = original;
+    }
+    return count;
+  }
+
+  it('takes no transaction of its own for a patient or a tenant-wide admin, and one for a doctor of a center (whose visibility is read)', async () => {
+    const tenant = await createTenant(testDb.database);
+    const center = await createHealthCenter(testDb.database, tenant.id);
+    const admin = await createTenantUser(testDb.database, tenant.id, { role: 'ADMIN' });
+    const patient = await createTenantUser(testDb.database, tenant.id, { role: 'PATIENT' });
+    const doctor = await createTenantUser(testDb.database, tenant.id, { role: 'DOCTOR', healthCenterId: center.id });
+    const checks = async (email: string | null) => {
+      const token = await logIn(app, tenant.code, email ?? '');
+      let status = 0;
+      const count = await tenantTransactionsDuring(async () => {
+        status = (await app.inject({ method: 'GET', url: '/auth/check-token', ...withSession(token) })).statusCode;
+      });
+      expect(status).toBe(200);
+      return count;
+    };
+    expect(await checks(admin.email)).toBe(0);
+    expect(await checks(patient.email)).toBe(0);
+    expect(await checks(doctor.email)).toBe(1);
+  });
+
+  it('reads the account in the session’s statement under the account tenant’s rules, and leaves the caller’s tenant settings as they were', async () => {
+    const tenant = await createTenant(testDb.database);
+    const other = await createTenant(testDb.database);
+    const user = await createTenantUser(testDb.database, tenant.id, { role: 'ADMIN', firstName: 'Minh' });
+    const token = await logIn(app, tenant.code, user.email ?? '');
+    const [stored] = await testDb.database.system.select({ id: sessions.id }).from(sessions).where(eq(sessions.tokenHash, hashToken(token)));
+    const seen = await testDb.database.withTenant(other.id, async (tx) => {
+      const result = await tx.execute<{ account: { id: string; tenantId: string; firstName: string } | null; tenant: string; centers: string }>(
+        sql`SELECT app_session_account(${stored?.id ?? ''}::uuid) AS account,
+                   current_setting('app.tenant_id') AS tenant, current_setting('app.center_ids') AS centers`,
+      );
+      const after = await tx.execute<{ tenant: string }>(sql`SELECT current_setting('app.tenant_id') AS tenant`);
+      return { ...result.rows[0], after: after.rows[0]?.tenant };
+    }, { centerIds: [] });
+    expect(seen.account).toMatchObject({ id: user.id, tenantId: tenant.id, firstName: 'Minh' });
+    expect(seen.tenant).toBe(other.id);
+    expect(seen.centers).toBe('none');
+    expect(seen.after).toBe(other.id);
+    const unknown = await testDb.database.system.execute<{ account: unknown }>(sql`SELECT app_session_account(${uuidv7()}::uuid) AS account`);
+    expect(unknown.rows[0]?.account).toBeNull();
+  });
+});
+

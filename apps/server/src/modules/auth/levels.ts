@@ -13,10 +13,20 @@ export interface ActiveLevel {
   centerId: string | null;
 }
 
+type LevelUser = Pick<UserRow, 'id' | 'role' | 'customRoleId' | 'scopeId' | 'healthCenterId'>;
+
+/** The level a user's own row gives them. */
+export const mainLevelOf = (user: LevelUser): ActiveLevel => ({
+  levelId: null,
+  role: user.role,
+  customRoleId: user.customRoleId,
+  scopeId: user.scopeId,
+  centerId: user.healthCenterId,
+});
+
 /** The user's main level, or one of their extra levels (user_levels). */
-export async function levelOf(tx: TenantTransaction, user: UserRow, levelId: string | null): Promise<ActiveLevel | undefined> {
-  const main: ActiveLevel = { levelId: null, role: user.role, customRoleId: user.customRoleId, scopeId: user.scopeId, centerId: user.healthCenterId };
-  if (levelId === null) return main;
+export async function levelOf(tx: TenantTransaction, user: LevelUser, levelId: string | null): Promise<ActiveLevel | undefined> {
+  if (levelId === null) return mainLevelOf(user);
   const rows = await tx.select().from(userLevels).where(and(eq(userLevels.id, levelId), eq(userLevels.userId, user.id))).limit(1);
   const level = rows[0];
   return level && { levelId: level.id, role: level.role, customRoleId: level.customRoleId, scopeId: level.scopeId, centerId: level.healthCenterId };
@@ -62,6 +72,27 @@ function isTenantWideLevel(level: ActiveLevel): boolean {
 }
 
 /**
+ * visibilityOf's answer where it needs nothing from the database, else undefined: a patient
+ * account sees its own records, wherever they are, and no center's (contracts patient-access.ts;
+ * the switcher does not apply to it); a tenant-wide level the switcher did not narrow sees every
+ * center.
+ */
+export function visibilityWithoutReads(
+  level: ActiveLevel,
+  narrowing: { scopeId: string | null; centerId: string | null },
+  userId?: string,
+): { visibility: CenterVisibility; scopeId: string | null; centerId: string | null } | undefined {
+  const role = ROLE_CODES.find((code) => code === level.role);
+  if (role !== undefined && isPatientRole(role)) {
+    return { visibility: userId === undefined ? { centerIds: [] } : { ownRecordsOf: userId }, scopeId: null, centerId: null };
+  }
+  if (isTenantWideLevel(level) && narrowing.scopeId === null && narrowing.centerId === null) {
+    return { visibility: ALL_CENTERS, scopeId: level.scopeId, centerId: level.centerId };
+  }
+  return undefined;
+}
+
+/**
  * What a caller may see, in the tenant they act in (runs in that tenant's transaction): platform
  * staff and tenant-wide levels see every center; a scope level sees the centers of its subtree; a
  * center level sees its center; the main level adds what the user administers (center and scope
@@ -73,12 +104,8 @@ export async function visibilityOf(
   narrowing: { scopeId: string | null; centerId: string | null },
   userId?: string,
 ): Promise<{ visibility: CenterVisibility; scopeId: string | null; centerId: string | null }> {
-  // A patient account sees its own records, wherever they are, and no center's (contracts
-  // patient-access.ts); the switcher does not apply to it.
-  const role = ROLE_CODES.find((code) => code === level.role);
-  if (role !== undefined && isPatientRole(role)) {
-    return { visibility: userId === undefined ? { centerIds: [] } : { ownRecordsOf: userId }, scopeId: null, centerId: null };
-  }
+  const direct = visibilityWithoutReads(level, narrowing, userId);
+  if (direct !== undefined) return direct;
   let allowed: string[] | null = null;
   if (!isTenantWideLevel(level)) {
     const own = level.centerId !== null ? [level.centerId] : level.scopeId !== null ? await centersInScope(tx, level.scopeId) : [];

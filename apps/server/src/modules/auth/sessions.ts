@@ -20,10 +20,11 @@ import {
   revokeFamily,
   rotateSession,
   sessionTenantsActive,
+  type SessionAccount,
   type SessionRow,
   type UserRow,
 } from './store.js';
-import { levelOf, visibilityOf } from './levels.js';
+import { levelOf, mainLevelOf, visibilityOf, visibilityWithoutReads } from './levels.js';
 import { hashToken, newSessionToken } from './tokens.js';
 
 export interface IssuedSession {
@@ -39,13 +40,16 @@ export function asRole(role: string): RoleCode {
   return found;
 }
 
+/** The permissions of a role without a custom role. */
+const defaultPermissionsOf = (role: string): Set<Permission> => new Set(DEFAULT_ROLE_PERMISSIONS[asRole(role)]);
+
 /** The permissions of a level: its custom role's when it has one, else its role's defaults. */
 export async function permissionsOf(tx: TenantTransaction, user: Pick<UserRow, 'role' | 'customRoleId'>): Promise<Set<Permission>> {
   if (user.customRoleId !== null) {
     const custom = await findCustomRolePermissions(tx, user.customRoleId);
     if (custom !== undefined) return new Set(PERMISSIONS.filter((permission) => custom.includes(permission)));
   }
-  return new Set(DEFAULT_ROLE_PERMISSIONS[asRole(user.role)]);
+  return defaultPermissionsOf(user.role);
 }
 
 export function toCheckTokenResponse(auth: AuthContext): CheckTokenResponse {
@@ -71,20 +75,41 @@ function errorForRevoked(session: SessionRow): AppError {
   }
 }
 
-/** The caller's context; `tenantsActive` when the session's tenants were already read with it. */
-async function contextOf(database: Database, session: SessionRow, tenantsActive?: boolean): Promise<AuthContext> {
-  if (!(tenantsActive ?? (await sessionTenantsActive(database.system, session)))) throw new AppError('auth.unauthorized');
+const isUsable = (user: Pick<SessionAccount, 'status' | 'deletedAt'> | undefined) => user?.status === 'ACTIVE' && user.deletedAt === null;
+
+/**
+ * The caller's context. `known` holds what the session's statement read with it: whether its
+ * tenants are active, and the account as the platform database holds it. That account is used
+ * only for a tenant whose data lives there; when the session acts in its own tenant at its main
+ * level, with its role's own permissions and a visibility that needs no reads (a patient, a
+ * tenant-wide level not narrowed), the context then takes no further statement.
+ */
+async function contextOf(
+  database: Database,
+  session: SessionRow,
+  known: { tenantsActive?: boolean; account?: SessionAccount | null } = {},
+): Promise<AuthContext> {
+  if (!(known.tenantsActive ?? (await sessionTenantsActive(database.system, session)))) throw new AppError('auth.unauthorized');
   const narrowing = { scopeId: session.filterScopeId, centerId: session.filterCenterId };
   const inOwnTenant = session.tenantId === session.accountTenantId;
-  const found = await database.withTenant(session.accountTenantId, async (tx) => {
-    const user = await findUserById(tx, session.userId);
-    if (user?.status !== 'ACTIVE' || user.deletedAt !== null) return undefined;
-    const level = await levelOf(tx, user, session.levelId);
-    if (level === undefined) return undefined;
-    // Acting in their own tenant (nearly every request): the visibility in the same transaction.
-    const ownSeen = inOwnTenant ? await visibilityOf(tx, level, narrowing, user.id) : undefined;
-    return { user, level, permissions: await permissionsOf(tx, level), ownSeen };
-  });
+  const account =
+    known.account != null && (await database.isOnPlatform(session.accountTenantId)) ? known.account : undefined;
+  const direct =
+    account !== undefined && isUsable(account) && inOwnTenant && session.levelId === null && account.customRoleId === null
+      ? visibilityWithoutReads(mainLevelOf(account), narrowing, account.id)
+      : undefined;
+  const found =
+    account !== undefined && direct !== undefined
+      ? { user: account, level: mainLevelOf(account), permissions: defaultPermissionsOf(account.role), ownSeen: direct }
+      : await database.withTenant(session.accountTenantId, async (tx) => {
+          const user = account ?? (await findUserById(tx, session.userId));
+          if (user === undefined || !isUsable(user)) return undefined;
+          const level = await levelOf(tx, user, session.levelId);
+          if (level === undefined) return undefined;
+          // Acting in their own tenant (nearly every request): the visibility in the same transaction.
+          const ownSeen = inOwnTenant ? await visibilityOf(tx, level, narrowing, user.id) : undefined;
+          return { user, level, permissions: await permissionsOf(tx, level), ownSeen };
+        });
   if (found === undefined) throw new AppError('auth.unauthorized');
   const seen = found.ownSeen ?? (await database.withTenant(session.tenantId, (tx) => visibilityOf(tx, found.level, narrowing, undefined)));
   return {
@@ -121,7 +146,7 @@ export async function resolveSession(database: Database, clock: Clock, token: st
   if (session.revokedAt !== null || session.expiresAt.getTime() <= clock.now().getTime()) {
     throw new AppError('auth.sessionExpired');
   }
-  return contextOf(database, session, found.tenantsActive);
+  return contextOf(database, session, { tenantsActive: found.tenantsActive, account: found.account });
 }
 
 /** Starts a session for a user who has proven who they are (password or OTP). */

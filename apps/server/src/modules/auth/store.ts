@@ -12,20 +12,55 @@ const tenantsActiveSql = (tenantId: SQL, accountTenantId: SQL) => sql<boolean>`(
   EXISTS (SELECT 1 FROM ${tenants} WHERE ${tenants.id} IN (${tenantId}, ${accountTenantId}))
   AND NOT EXISTS (SELECT 1 FROM ${tenants} WHERE ${tenants.id} IN (${tenantId}, ${accountTenantId}) AND ${tenants.status} <> 'ACTIVE'))`;
 
+/** What a request's context is built from of the account a session acts for. */
+export type SessionAccount = Pick<
+  UserRow,
+  | 'id'
+  | 'tenantId'
+  | 'role'
+  | 'status'
+  | 'deletedAt'
+  | 'firstName'
+  | 'lastName'
+  | 'customRoleId'
+  | 'scopeId'
+  | 'healthCenterId'
+  | 'unitSystem'
+  | 'thermalUnit'
+  | 'bloodGlucoseUnit'
+  | 'uricAcidUnit'
+>;
+
+type SessionAccountJson = Omit<SessionAccount, 'deletedAt'> & { deletedAt: string | null };
+
 /**
- * A session by its access token, with whether its tenants are ACTIVE: the two reads every request
- * starts with, in one statement.
+ * A session by its access token, with whether its tenants are ACTIVE and its account as the
+ * platform database holds it (migration 0068's app_session_account: the row read under row level
+ * security in the account's tenant; null when there is none here): the reads every request starts
+ * with, in one statement. The account is only the account's where its tenant's data lives in this
+ * database (contextOf decides).
  */
 export async function findSessionAndTenantsByTokenHash(
   system: SystemStore,
   tokenHash: Buffer,
-): Promise<{ session: SessionRow; tenantsActive: boolean } | undefined> {
+): Promise<{ session: SessionRow; tenantsActive: boolean; account: SessionAccount | null } | undefined> {
   const rows = await system
-    .select({ session: sessions, tenantsActive: tenantsActiveSql(sql`${sessions.tenantId}`, sql`${sessions.accountTenantId}`) })
+    .select({
+      session: sessions,
+      tenantsActive: tenantsActiveSql(sql`${sessions.tenantId}`, sql`${sessions.accountTenantId}`),
+      account: sql<SessionAccountJson | null>`app_session_account(${sessions.id})`,
+    })
     .from(sessions)
     .where(eq(sessions.tokenHash, tokenHash))
     .limit(1);
-  return rows[0];
+  const found = rows[0];
+  if (found === undefined) return undefined;
+  const { account } = found;
+  return {
+    session: found.session,
+    tenantsActive: found.tenantsActive,
+    account: account === null ? null : { ...account, deletedAt: account.deletedAt === null ? null : new Date(account.deletedAt) },
+  };
 }
 
 /** Whether a session's tenants are ACTIVE, for a session already in hand (issued or refreshed). */
