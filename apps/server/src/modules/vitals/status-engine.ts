@@ -15,10 +15,10 @@ import {
   type ThresholdSet,
   type VitalStatus,
 } from '@rpm/contracts';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { Database, TenantTransaction } from '../../db/database.js';
-import { patients, patientStatusChanges } from '../../db/schema.js';
+import { patients, patientStatusChanges, patientThresholds, tenantThresholds } from '../../db/schema.js';
 import { DAY, MINUTE, type Clock } from '../../lib/clock.js';
 import { signalLevel } from '../alerts/signals.js';
 import { cancelJob, scheduleJob } from '../jobs/queue.js';
@@ -152,9 +152,9 @@ export async function loadForReadings(
   lastReadingAt: Date | null,
 ): Promise<ReadingsState | undefined> {
   const at = lastReadingAt?.toISOString() ?? null;
-  const entries = (table: string, where: ReturnType<typeof sql>) => sql`(
+  const entries = (table: typeof tenantThresholds | typeof patientThresholds, where: SQL) => sql`(
       SELECT coalesce(json_agg(json_build_object('metric', t.metric, 'level', t.level, 'lowerBound', t.lower_bound, 'upperBound', t.upper_bound)), '[]')
-        FROM ${sql.raw(table)} t WHERE ${where})`;
+        FROM ${table} t WHERE ${where})`;
   const result = await tx.execute<LifecycleRow & { tenant_entries: ThresholdEntryRow[]; patient_entries: ThresholdEntryRow[] }>(sql`
     WITH touched AS (
       UPDATE patients SET last_reading_at = ${at}::timestamptz
@@ -162,8 +162,8 @@ export async function loadForReadings(
          AND (last_reading_at IS NULL OR last_reading_at < ${at}::timestamptz)
       RETURNING 1)
     SELECT ${lifecycleColumns(patient.tenantId)},
-           ${entries('tenant_thresholds', sql`t.tenant_id = ${patient.tenantId}::uuid`)} AS tenant_entries,
-           ${entries('patient_thresholds', sql`t.tenant_id = ${patient.tenantId}::uuid AND t.patient_id = p.id`)} AS patient_entries
+           ${entries(tenantThresholds, sql`t.tenant_id = ${patient.tenantId}::uuid`)} AS tenant_entries,
+           ${entries(patientThresholds, sql`t.tenant_id = ${patient.tenantId}::uuid AND t.patient_id = p.id`)} AS patient_entries
       FROM patients p
      WHERE p.tenant_id = ${patient.tenantId}::uuid AND p.id = ${patient.id}::uuid`);
   const row = result.rows[0];
