@@ -6,10 +6,10 @@ import {
   FUTURE_SKEW_MS,
   isLateReading,
   itemTimeProblem,
-  normalizedBatchText,
   READING_MAX_AGE_MS,
   type CollectorBatch,
 } from './health.js';
+import { normalizedBatchText } from './batch-text.js';
 
 const now = new Date('2026-06-01T12:00:00Z');
 const at = (offsetMs: number) => new Date(now.getTime() + offsetMs);

@@ -24,6 +24,7 @@ export * from './cases.js';
 export * from './ticket-actions.js';
 export * from './vitals.js';
 export * from './health.js';
+export * from './batch-text.js';
 export * from './alerts.js';
 export * from './realtime.js';
 export * from './patient-access.js';

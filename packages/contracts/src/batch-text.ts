@@ -1,0 +1,109 @@
+import type { CollectorBatch } from './health.js';
+
+/**
+ * The normalized text of a collector batch (contracts health.ts, POST /collector/readings): what
+ * the server hashes to tell a retried delivery of a batch id from another content under the same
+ * id. The stored hashes of earlier deliveries were made from this text, so it must stay byte for
+ * byte the same (the property test in health.test.ts keeps the first writer as its oracle).
+ */
+
+/** Keys whose values are instants: normalized to UTC milliseconds ISO text. */
+const INSTANT_KEYS = new Set(['measuredAt', 'startAt', 'endAt', 'at', 'from', 'to']);
+
+/** An instant written as toISOString writes one: four-digit year, milliseconds, UTC. */
+const CANONICAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * The instant `value` names as toISOString writes it (undefined: it names none). Watches send that
+ * form already, and then the text is its own answer, without writing the date again — unless the
+ * parse moved the date: hour 24 is the next day's midnight and a day past the month's end rolls
+ * into the next month, so those go the long way.
+ */
+function instantText(value: string): string | undefined {
+  const time = Date.parse(value);
+  if (Number.isNaN(time)) return undefined;
+  const isCanonical =
+    CANONICAL_INSTANT.test(value) &&
+    value.slice(11, 13) !== '24' &&
+    (value.slice(8, 10) <= '28' || new Date(time).getUTCDate() === Number(value.slice(8, 10)));
+  return isCanonical ? value : new Date(time).toISOString();
+}
+
+/** A key JSON.stringify puts first, in ascending order, whatever the insertion order: an array index. */
+const isArrayIndex = (key: string) => {
+  const first = key.charCodeAt(0);
+  return first >= 48 && first <= 57 && /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4_294_967_295;
+};
+
+/** The JSON text of the keys met so far (a batch repeats a handful of keys a thousand times). */
+const keyTexts = new Map<string, string>();
+function keyText(key: string): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(key);
+    // Keys come from clients: only a bounded number is remembered.
+    if (keyTexts.size < 512) keyTexts.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * JSON text of `value` with instants as UTC ISO text, object keys sorted and absent or null members
+ * left out, written in one pass (a batch of a thousand readings is hashed on every delivery).
+ * Byte for byte what JSON.stringify gives for the same normalized copy, as the stored content
+ * hashes of earlier deliveries were made that way (the test keeps that copy as its oracle).
+ */
+function normalizedJson(key: string, value: unknown): string | undefined {
+  if (typeof value === 'string') {
+    if (!INSTANT_KEYS.has(key)) return JSON.stringify(value);
+    const instant = instantText(value);
+    // An ISO instant has nothing JSON escapes.
+    return instant === undefined ? JSON.stringify(value) : `"${instant}"`;
+  }
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index += 1) {
+      if (index > 0) text += ',';
+      text += normalizedJson('', value[index]) ?? 'null';
+    }
+    return `${text}]`;
+  }
+  if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    const keys: string[] = [];
+    let indexes = false;
+    for (const inner of Object.keys(record)) {
+      const innerValue = record[inner];
+      if (innerValue === undefined || innerValue === null) continue;
+      keys.push(inner);
+      if (!indexes && isArrayIndex(inner)) indexes = true;
+    }
+    // The default sort compares UTF-16 code units, as `<` does on strings.
+    keys.sort();
+    const ordered = indexes
+      ? [...keys.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b)), ...keys.filter((candidate) => !isArrayIndex(candidate))]
+      : keys;
+    let text = '{';
+    let first = true;
+    for (const inner of ordered) {
+      const member = normalizedJson(inner, record[inner]);
+      if (member === undefined) continue;
+      text += `${first ? '' : ','}${keyText(inner)}:${member}`;
+      first = false;
+    }
+    return `${text}}`;
+  }
+  // A number, a boolean, or undefined, a function or a symbol: no text, as JSON.stringify leaves such members out.
+  const text: string | undefined = JSON.stringify(value);
+  return text;
+}
+
+/**
+ * The batch's content as one text, to compare two deliveries of a batch id: the parsed batch
+ * (defaults applied) without its id and patient, keys sorted, absent and null alike, instants as
+ * UTC ISO text (so "+07:00" and "Z" spellings of one instant are the same content).
+ */
+export function normalizedBatchText(batch: CollectorBatch): string {
+  const { batchId: _batchId, patientId: _patientId, ...content } = batch;
+  return normalizedJson('', content) ?? '';
+}
