@@ -128,6 +128,20 @@ describe('late and impossible dates', () => {
     expect(await alertingTraces(patient.id)).toEqual(NOTHING);
   });
 
+  it('moves the latest-reading time for a batch of late readings only, and never back', async () => {
+    const org = await vitalsOrganisation(testDb);
+    const token = await logInAs(app, org.tenant.code, org.doctorA);
+    const patient = await newPatient(testDb, org.tenant.id, org.centerA.id, { createdAt: ago(90 * DAY) });
+    const lastReadingAt = async () => (await patientRow(testDb.ownerUrl, patient.id)).last_reading_at?.getTime();
+    const tenDaysAgo = ago(10 * DAY);
+    const late = await postBatch(app, token, batchOf(patient.id, [reading('HEART_RATE', 70, tenDaysAgo)]));
+    expect(answerOf(late)).toMatchObject({ accepted: 1, late: 1, status: 'NORMAL' });
+    expect(await lastReadingAt()).toBe(tenDaysAgo.getTime());
+    const older = await postBatch(app, token, batchOf(patient.id, [reading('HEART_RATE', 71, ago(20 * DAY))]));
+    expect(answerOf(older)).toMatchObject({ accepted: 1, late: 1 });
+    expect(await lastReadingAt()).toBe(tenDaysAgo.getTime());
+  });
+
   it('follows the tenant’s horizon (LATE_DATA_HORIZON_MINUTES), default 2 hours', async () => {
     const org = await vitalsOrganisation(testDb);
     const token = await logInAs(app, org.tenant.code, org.doctorA);

@@ -9,9 +9,7 @@ import {
   type VitalStatus,
 } from '@rpm/contracts';
 import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
 import type { TenantTransaction } from '../../db/database.js';
-import { patients } from '../../db/schema.js';
 import { AppError } from '../../http/app-error.js';
 import { recordAudit } from '../audit/store.js';
 import { checkBatch, checkReading, type CheckedBatch } from './ingest-input.js';
@@ -59,17 +57,11 @@ async function evaluateAndApply(
     lastReadingAt !== null && (patient.lastReadingAt === null || lastReadingAt > patient.lastReadingAt)
       ? lastReadingAt
       : null;
-  if (added.length === 0 && direct.length === 0) {
-    if (later !== null) {
-      await tx
-        .update(patients)
-        .set({ lastReadingAt: sql`greatest(${patients.lastReadingAt}, ${later.toISOString()}::timestamptz)` })
-        .where(and(eq(patients.tenantId, patient.tenantId), eq(patients.id, patient.id)));
-    }
-    return patient.status;
-  }
+  const hasWork = added.length > 0 || direct.length > 0;
+  if (!hasWork && later === null) return patient.status;
   const state = await loadForReadings(tx, patient, ageOn(patient.birthday, now), later);
-  if (state === undefined) return patient.status;
+  // Only late readings (stored, never judged): the latest-reading time was all there was to move.
+  if (state === undefined || !hasWork) return patient.status;
   const evaluation = evaluateReadings(added, state.thresholds);
   const decision = decideStatus(patient, evaluation, direct);
   return applyStatusDecision(tx, environment.clock, patient, decision, {
