@@ -26,8 +26,9 @@ import {
   isTotalKept,
   matchesQuery,
   pageQuery,
-  SEARCH_WORK_MEM,
+  searchPlanOfSetup,
   searchQuery,
+  searchSetupQuery,
   totalQuery,
 } from '../../apps/server/src/modules/patients/store.js';
 import {
@@ -561,7 +562,8 @@ async function explainList(appUrl: string, tenantId: string, series: Series): Pr
     series.caller.centers === 'all' ? { all: true as const } : { centerIds: series.caller.centers };
   const listFilter = { ...filter, callerId: series.caller.userId ?? '', visibility };
   const dialect = new PgDialect();
-  const statements: [string, SQL | { toSQL: () => { sql: string; params: unknown[] } }][] = isTotalKept(
+  type Statement = SQL | { toSQL: () => { sql: string; params: unknown[] } };
+  const statements: [string, Statement | ((client: pg.PoolClient) => Promise<Statement>)][] = isTotalKept(
     listFilter,
   )
     ? [
@@ -569,22 +571,31 @@ async function explainList(appUrl: string, tenantId: string, series: Series): Pr
         ['total', totalQuery(db, listFilter)],
       ]
     : listFilter.search
-      ? [['search: page ids and total', searchQuery(listFilter, { page, size })]]
+      ? [
+          [
+            'search: page ids and total',
+            // As the server runs a search (store.ts searchedPage): its setup row picks the plan.
+            async (client) => {
+              const setup = dialect.sqlToQuery(searchSetupQuery(listFilter));
+              const row = (await client.query<Record<string, unknown>>(setup.sql, setup.params)).rows[0];
+              return searchQuery(listFilter, { page, size }, searchPlanOfSetup(listFilter, row));
+            },
+          ],
+        ]
       : [['page ids and total', matchesQuery(listFilter, { page, size })]];
   const client = await pool.connect();
   let out = '';
   try {
-    for (const [name, statement] of statements) {
-      const { sql: text, params } =
-        statement instanceof SQL ? dialect.sqlToQuery(statement) : statement.toSQL();
+    for (const [name, made] of statements) {
       await client.query('BEGIN');
       await client.query(`SET LOCAL statement_timeout = '${process.env.BENCH_EXPLAIN_TIMEOUT ?? '300s'}'`);
-      // As the server runs a search (store.ts searchedPage).
-      if (listFilter.search) await client.query(`SELECT set_config('work_mem', $1, true)`, [SEARCH_WORK_MEM]);
       await client.query(
         `SELECT set_config('app.tenant_id', $1, true), set_config('app.center_ids', $2, true), set_config('app.subject', '', true), set_config('app.user_id', '', true)`,
         [tenantId, series.caller.centers === 'all' ? '*' : series.caller.centers.join(',')],
       );
+      const statement = typeof made === 'function' ? await made(client) : made;
+      const { sql: text, params } =
+        statement instanceof SQL ? dialect.sqlToQuery(statement) : statement.toSQL();
       const plan = await client
         .query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, params)
         .catch((error: unknown) => ({ rows: [{ 'QUERY PLAN': `(${String(error)})` }] }));

@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
 import { createPatient, createTenant } from '../../../test/factories.js';
-import { conditionsOf, type PatientFilter, searchQuery, SEARCH_WORK_MEM } from './store.js';
+import {
+  conditionsOf,
+  type PatientFilter,
+  searchPlanOfSetup,
+  searchQuery,
+  searchSetupQuery,
+  SEARCH_WORK_MEM,
+} from './store.js';
 import { call, logInAs, patientBody, patientOrganisation, type PatientOrganisation } from './test-support.js';
 
 /**
@@ -198,6 +205,57 @@ describe('patient search', () => {
     expect(left?.n).toBe(0);
   });
 
+  it('reads several words from the rarest one, probing the others, with the answer intersecting every word gives', async () => {
+    // Family names common and rare, given names that share prefixes, and more than 16 distinct
+    // terms starting "k" (a word with that many terms is not probed: the ranges are intersected).
+    const families = ['Pham', 'Pham', 'Pham', 'Pham', 'Vo', 'Vo', 'Dang'];
+    const givens = ['Lan', 'Lanh', 'Loan', 'Linh', 'Long', 'Kha', 'Khoa', 'Kim'];
+    for (let index = 0; index < 56; index += 1)
+      await createPatient(testDb.database, tenantId, {
+        patientCode: `SRCH${String(index)}`,
+        firstName: givens[index % givens.length],
+        middleName: index % 3 === 0 ? `K${String.fromCharCode(97 + index / 3)}x` : undefined,
+        lastName: families[index % families.length],
+        healthCenterId: index % 2 === 0 ? org.centerA.id : org.centerB.id,
+      });
+    const dialect = new PgDialect();
+    const run = async (client: pg.Client, statement: SQL) => {
+      const { sql: text, params } = dialect.sqlToQuery(statement);
+      return (await client.query<Record<string, unknown>>(text, params)).rows[0];
+    };
+    const searches = ['pham lan', 'lan pham', 'pham l', 'vo k', 'dang kh', 'p l', 'pham lan srch', 'lan pham vo', 'lan vo', 'k pham', 'vo ka', 'pham x'];
+    const plans: Record<string, boolean> = {};
+    for (const [centers, visibility] of [
+      ['*', { all: true as const }],
+      [org.centerA.id, { centerIds: [org.centerA.id] }],
+    ] as const) {
+      const client = await appTransaction(tenantId, centers);
+      for (const search of searches) {
+        for (const sortField of ['created', 'name'] as const) {
+          const filter: PatientFilter = { search, scope: 'center', sortField, sortType: 'asc', callerId: org.admin.id, visibility };
+          const plan = searchPlanOfSetup(filter, await run(client, searchSetupQuery(filter)));
+          if (centers === '*') plans[search] = plan !== undefined;
+          const probed = await run(client, searchQuery(filter, { page: 0, size: 5 }, plan));
+          const intersected = await run(client, searchQuery(filter, { page: 0, size: 5 }));
+          expect(probed, `${search} in ${centers}`).toEqual(intersected);
+          const second = await run(client, searchQuery(filter, { page: 1, size: 5 }, plan));
+          expect(second, `${search} in ${centers}, page 2`).toEqual(await run(client, searchQuery(filter, { page: 1, size: 5 })));
+        }
+      }
+      await client.query('ROLLBACK');
+      await client.end();
+    }
+    // Probed where another word names at most 16 terms; "k" names 17 or more (Kha, Khoa, Kim, Kax…).
+    expect(plans).toMatchObject({ 'pham lan': true, 'lan pham': true, 'pham l': true, 'vo k': false, 'k pham': false, 'pham x': true });
+    // The answers themselves, through the list: Lan, Lanh and Loan's Phams (4 of 7 families, 3 of 8 given names).
+    const phamLan = await found(admin, 'pham lan');
+    expect(await found(admin, 'lan pham')).toEqual(phamLan);
+    const phamLanh = await found(admin, 'pham lanh');
+    expect(phamLanh.length).toBeGreaterThan(0);
+    expect(phamLan).toEqual(expect.arrayContaining(phamLanh));
+    expect(phamLan.length).toBeGreaterThan(phamLanh.length);
+  });
+
   it('is read from the terms index under row-level security, not from every patient', async () => {
     // Enough patients for the planner to prefer an index to reading the tables.
     await asOwner(
@@ -237,6 +295,15 @@ describe('patient search', () => {
       expect(text).toMatch(/Index Cond: \(\(tenant_id = .*\) AND \(term >= /);
       expect(text).not.toMatch(/Seq Scan on patient_search_terms/);
     }
+    // With the plan its setup row picks (both words rare here): the rarest word's range, and a key
+    // probe per row for the other word's terms.
+    const { sql: setupText, params: setupParams } = dialect.sqlToQuery(searchSetupQuery(filter));
+    const searchPlan = searchPlanOfSetup(filter, (await client.query<Record<string, unknown>>(setupText, setupParams)).rows[0]);
+    expect(searchPlan).toBeDefined();
+    const probed = await plan(searchQuery(filter, { page: 0, size: 20 }, searchPlan), 'ANALYZE, COSTS OFF');
+    expect(probed).toMatch(/Index Cond: \(\(tenant_id = .*\) AND \(term >= /);
+    expect(probed).toMatch(/Index Cond: \(\(tenant_id = term\.tenant_id\) AND \(term = ANY .*\) AND \(patient_id = term\.patient_id\)\)/);
+    expect(probed).not.toMatch(/Seq Scan on patient/);
     const statement = dialect.sqlToQuery(searchQuery(filter, { page: 0, size: 20 }));
     const result = await client.query<{ total: number; ids: string[] }>(statement.sql, statement.params);
     expect(result.rows[0]).toEqual({ total: 1, ids: [ids.hongA] });

@@ -84,18 +84,110 @@ function patientsOfWord(word: SearchWord, centerId: string | undefined): SQL {
 }
 
 /**
- * The ids of the live patients every word finds (row-level security keeps those the caller sees):
- * one index range per word, intersected. One word's ids may repeat (a prefix may start several
- * terms of a patient: "ng" Nguyen and Ngoc); several words' are distinct. None without a word.
+ * How a search of several words reads its matches, chosen from a first look at each word
+ * (searchPlanQuery): the rarest word's range is read, and each of its patients is checked for the
+ * other words by the terms those words start (`terms`, index-aligned with the words; the driver's
+ * own entry unused), one key probe per term. Undefined: every range is read and intersected.
  */
-export function searchMatches(words: readonly SearchWord[], centerId?: string): SQL {
+export interface SearchPlan {
+  driver: number;
+  terms: readonly (readonly string[])[];
+}
+
+/** Up to this many rows of a word's ranges are counted, to tell the rarest word. */
+const SIZE_COUNTED = 20_000;
+/** A word is checked by its terms when its ranges hold at most this many distinct terms. */
+const TERMS_LISTED = 16;
+
+/** A PostgreSQL text[] literal of any texts (each element quoted, quotes and backslashes escaped). */
+const textArray = (values: readonly string[]) =>
+  `{${values.map((value) => `"${value.replace(/["\\]/g, (match) => `\\${match}`)}"`).join(',')}}`;
+
+/** The distinct terms of one range, in order, up to `limit` (a walk that skips from term to term). */
+function termsOf(range: { low: SQL }, centerId: string | undefined, limit: number): SQL {
+  const within = (low: SQL) =>
+    sql`term.term >= ${low} AND term.term < ${range.low} || chr(1114111)${inCenter(centerId)}`;
+  return sql`(WITH RECURSIVE walked (term) AS (
+      (SELECT term.term FROM patient_search_terms term WHERE ${within(range.low)} ORDER BY term.term LIMIT 1)
+      UNION ALL
+      SELECT (SELECT term.term FROM patient_search_terms term WHERE ${within(sql`walked.term`)} AND term.term > walked.term
+               ORDER BY term.term LIMIT 1)
+        FROM walked WHERE walked.term IS NOT NULL)
+    SELECT walked.term FROM walked WHERE walked.term IS NOT NULL LIMIT ${limit})`;
+}
+
+/** A word's range starts: the folded word (phone digits: forwards and backwards). */
+function lowsOf(word: SearchWord): SQL[] {
+  switch (word.kind) {
+    case 'word':
+      return [sql`patient_search_key(${word.text})`];
+    case 'email':
+      return [sql`'@' || patient_search_key(${word.text})`];
+    case 'digits':
+      return [sql`${word.text}`, sql`${`~${reversed(word.text)}`}`];
+  }
+}
+
+/**
+ * One row: per word, how many rows its ranges hold (up to SIZE_COUNTED: `size_i`) and the distinct
+ * terms they hold (up to TERMS_LISTED + 1: `terms_i`), both as the caller sees them. Reading a
+ * common word's first rows and a rare one's all costs a few milliseconds, against the hundreds of
+ * thousands of rows an intersection of a common word reads.
+ */
+export function searchPlanQuery(words: readonly SearchWord[], centerId?: string): SQL {
+  const columns = words.map((word, index) => {
+    const size = sql`(SELECT count(*) FROM (SELECT 1 FROM (${patientsOfWord(word, centerId)}) AS rows LIMIT ${SIZE_COUNTED}) AS counted)::int`;
+    const terms = sql.join(
+      lowsOf(word).map((low) => sql`SELECT term FROM ${termsOf({ low }, centerId, TERMS_LISTED + 1)} AS listed`),
+      sql` UNION `,
+    );
+    return sql`${size} AS ${sql.raw(`size_${String(index)}`)}, ARRAY(${terms}) AS ${sql.raw(`terms_${String(index)}`)}`;
+  });
+  return sql`SELECT ${sql.join(columns, sql`, `)}`;
+}
+
+/**
+ * The plan searchPlanQuery's row tells: the rarest word drives when it is rarer than SIZE_COUNTED
+ * and every other word names few enough terms to probe; otherwise none (the ranges intersected).
+ */
+export function searchPlanOf(words: readonly SearchWord[], row: Record<string, unknown>): SearchPlan | undefined {
+  if (words.length < 2) return undefined;
+  const sizes = words.map((_, index) => Number(row[`size_${String(index)}`]));
+  const terms = words.map((_, index) => (row[`terms_${String(index)}`] as string[] | null) ?? []);
+  const driver = sizes.indexOf(Math.min(...sizes));
+  if ((sizes[driver] ?? SIZE_COUNTED) >= SIZE_COUNTED) return undefined;
+  if (terms.some((list, index) => index !== driver && list.length > TERMS_LISTED)) return undefined;
+  return { driver, terms };
+}
+
+/**
+ * The ids of the live patients every word finds (row-level security keeps those the caller sees):
+ * one index range per word, intersected; or, with a plan, the rarest word's range with each of its
+ * patients probed for the other words' terms (patient_search_terms' key: tenant, term, patient).
+ * One word's ids may repeat (a prefix may start several terms of a patient: "ng" Nguyen and Ngoc);
+ * several words' are distinct. None without a word.
+ */
+export function searchMatches(words: readonly SearchWord[], centerId?: string, plan?: SearchPlan): SQL {
   const [first, ...others] = words;
   if (first === undefined) return sql`SELECT NULL::uuid AS patient_id WHERE false`;
   if (others.length === 0) return patientsOfWord(first, centerId);
-  return sql.join(
-    words.map((word) => sql`(${patientsOfWord(word, centerId)})`),
-    sql` INTERSECT `,
+  const driver = plan === undefined ? undefined : words[plan.driver];
+  if (plan === undefined || driver === undefined)
+    return sql.join(
+      words.map((word) => sql`(${patientsOfWord(word, centerId)})`),
+      sql` INTERSECT `,
+    );
+  // LIMIT 1 keeps each probe a lookup per row (a join would read the other word's whole range).
+  const probes = plan.terms.flatMap((terms, index) =>
+    index === plan.driver
+      ? []
+      : [
+          sql`(SELECT true FROM patient_search_terms probe WHERE probe.tenant_id = term.tenant_id
+                 AND probe.term = ANY (${textArray(terms)}::text[]) AND probe.patient_id = term.patient_id LIMIT 1)`,
+        ],
   );
+  return sql`SELECT DISTINCT term.patient_id FROM patient_search_terms term
+    WHERE (${sql.join(rangesOf(driver), sql` OR `)})${inCenter(centerId)} AND ${sql.join(probes, sql` AND `)}`;
 }
 
 /**

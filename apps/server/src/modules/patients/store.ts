@@ -15,7 +15,15 @@ import {
   type PatientRow,
   type StoredVital,
 } from '../../db/schema.js';
-import { foundCount, isFoundBy, searchMatches, searchWordsOf } from './search.js';
+import {
+  foundCount,
+  isFoundBy,
+  type SearchPlan,
+  searchMatches,
+  searchPlanOf,
+  searchPlanQuery,
+  searchWordsOf,
+} from './search.js';
 
 /** A sub-user's holder: the account's name and its own patient record when the caller sees it. */
 export interface PatientHolder {
@@ -360,7 +368,7 @@ const COUNTED_BY_LOOKUP = 20_000;
  * matches a hashed filter of the walk: the planner would otherwise join them, and a join loses the
  * order's index. Always one row, past the end too.
  */
-export function searchQuery(filter: PatientFilter, page: { page: number; size: number }) {
+export function searchQuery(filter: PatientFilter, page: { page: number; size: number }, plan?: SearchPlan) {
   const words = searchWordsOf(filter.search ?? '');
   const offset = page.page * page.size;
   const end = offset + page.size;
@@ -379,7 +387,7 @@ export function searchQuery(filter: PatientFilter, page: { page: number; size: n
                ELSE (SELECT count(*) FROM ${patients} WHERE ${rest} AND ${withMatches}) END`;
   const pageOf = (rows: SQL) => sql`(${rows} ORDER BY ${order} LIMIT ${page.size} OFFSET ${offset})`;
   return sql`
-    WITH found AS MATERIALIZED (${searchMatches(words, filter.centerId)}),
+    WITH found AS MATERIALIZED (${searchMatches(words, filter.centerId, plan)}),
          counted AS MATERIALIZED (SELECT ${foundCount(words, filter.centerId)}::int AS matches)
     SELECT ${total}::int AS total, ARRAY(
       SELECT patients.id FROM (
@@ -398,10 +406,25 @@ export function searchQuery(filter: PatientFilter, page: { page: number; size: n
  */
 export const SEARCH_WORK_MEM = '64MB';
 
+/**
+ * The work memory a search's statements get, and, for several words, the first look at each
+ * (searchPlanQuery) that picks how their matches are read: one statement.
+ */
+export function searchSetupQuery(filter: Pick<PatientFilter, 'search' | 'centerId'>): SQL {
+  const words = searchWordsOf(filter.search ?? '');
+  const look = words.length < 2 ? sql`` : sql`, plan.* FROM (${searchPlanQuery(words, filter.centerId)}) AS plan`;
+  return sql`SELECT set_config('work_mem', ${SEARCH_WORK_MEM}, true) AS work_mem${look}`;
+}
+
+/** The plan a search's setup row tells (searchPlanOf): none for a single word. */
+export const searchPlanOfSetup = (filter: Pick<PatientFilter, 'search'>, row: Record<string, unknown> | undefined) =>
+  row === undefined ? undefined : searchPlanOf(searchWordsOf(filter.search ?? ''), row);
+
 /** A search's page of ids and its total (searchQuery). */
 async function searchedPage(tx: TenantTransaction, filter: PatientFilter, page: { page: number; size: number }) {
-  await tx.execute(sql`SELECT set_config('work_mem', ${SEARCH_WORK_MEM}, true)`);
-  const [found] = (await tx.execute<{ total: number; ids: string[] }>(searchQuery(filter, page))).rows;
+  const [setup] = (await tx.execute(searchSetupQuery(filter))).rows;
+  const plan = searchPlanOfSetup(filter, setup);
+  const [found] = (await tx.execute<{ total: number; ids: string[] }>(searchQuery(filter, page, plan))).rows;
   return { ids: found?.ids ?? [], total: found?.total ?? 0 };
 }
 
