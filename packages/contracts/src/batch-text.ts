@@ -13,6 +13,21 @@ const INSTANT_KEYS = new Set(['measuredAt', 'startAt', 'endAt', 'at', 'from', 't
 /** An instant written as toISOString writes one: four-digit year, milliseconds, UTC. */
 const CANONICAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/** Two ASCII digits at `at` as a number. */
+const twoDigits = (value: string, at: number) => (value.charCodeAt(at) - 48) * 10 + value.charCodeAt(at + 1) - 48;
+
+/**
+ * Whether a text of the canonical form names a time that needs no moving: month 1–12, day 1–28
+ * (every month has them), hour 0–23, minute and second 0–59. Then it is its own toISOString text,
+ * found without parsing the date.
+ */
+function isPlainCanonical(value: string): boolean {
+  if (value.length !== 24 || !CANONICAL_INSTANT.test(value)) return false;
+  const month = twoDigits(value, 5);
+  const day = twoDigits(value, 8);
+  return month >= 1 && month <= 12 && day >= 1 && day <= 28 && twoDigits(value, 11) <= 23 && twoDigits(value, 14) <= 59 && twoDigits(value, 17) <= 59;
+}
+
 /**
  * The instant `value` names as toISOString writes it (undefined: it names none). Watches send that
  * form already, and then the text is its own answer, without writing the date again — unless the
@@ -20,6 +35,7 @@ const CANONICAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
  * into the next month, so those go the long way.
  */
 function instantText(value: string): string | undefined {
+  if (isPlainCanonical(value)) return value;
   const time = Date.parse(value);
   if (Number.isNaN(time)) return undefined;
   const isCanonical =

@@ -26,12 +26,9 @@ export interface AuditEntry {
   at?: Date;
 }
 
-/**
- * Writes one audit row in the caller's transaction, so the record exists exactly when the change
- * it describes does. The table is append-only for the app role.
- */
-export async function recordAudit(tx: TenantTransaction, tenantId: string, context: AuditContext, entry: AuditEntry) {
-  await tx.insert(auditLog).values({
+/** The row an audit entry writes. */
+function auditRowOf(tenantId: string, context: AuditContext, entry: AuditEntry) {
+  return {
     tenantId,
     id: uuidv7(),
     action: entry.action,
@@ -45,7 +42,23 @@ export async function recordAudit(tx: TenantTransaction, tenantId: string, conte
     requestId: context.requestId,
     details: entry.details ?? {},
     ...(entry.at ? { occurredAt: entry.at } : {}),
-  });
+  };
+}
+
+/**
+ * Writes one audit row in the caller's transaction, so the record exists exactly when the change
+ * it describes does. The table is append-only for the app role.
+ */
+export async function recordAudit(tx: TenantTransaction, tenantId: string, context: AuditContext, entry: AuditEntry) {
+  await tx.insert(auditLog).values(auditRowOf(tenantId, context, entry));
+}
+
+/**
+ * The insert of one audit row as a statement not yet run, for a caller that writes it together
+ * with its own change in one statement (WITH audit AS (…) …): same row as recordAudit writes.
+ */
+export function auditInsertOf(tx: TenantTransaction, tenantId: string, context: AuditContext, entry: AuditEntry): SQL {
+  return tx.insert(auditLog).values(auditRowOf(tenantId, context, entry)).getSQL();
 }
 
 export interface AuditQuery {

@@ -11,7 +11,7 @@ import {
 import { createHash } from 'node:crypto';
 import type { TenantTransaction } from '../../db/database.js';
 import { AppError } from '../../http/app-error.js';
-import { recordAudit } from '../audit/store.js';
+import { auditInsertOf, recordAudit } from '../audit/store.js';
 import { checkBatch, checkReading, type CheckedBatch } from './ingest-input.js';
 import {
   claimBatch,
@@ -181,19 +181,24 @@ export async function ingestBatch(
         late: inserted.filter((row) => row.late).length,
         units,
       };
-      await recordBatchAnswer(tx, patient.tenantId, batch.batchId, result);
-      await recordAudit(tx, patient.tenantId, environment.audit, {
-        action: 'HEALTH_DATA_RECEIVED',
-        subjectUserId: patient.userId,
-        targetType: 'patient',
-        targetId: patient.id,
-        details: {
-          batchId: batch.batchId,
-          accepted,
-          duplicates: result.duplicates,
-          rejected: result.rejected,
-        },
-      });
+      await recordBatchAnswer(
+        tx,
+        patient.tenantId,
+        batch.batchId,
+        result,
+        auditInsertOf(tx, patient.tenantId, environment.audit, {
+          action: 'HEALTH_DATA_RECEIVED',
+          subjectUserId: patient.userId,
+          targetType: 'patient',
+          targetId: patient.id,
+          details: {
+            batchId: batch.batchId,
+            accepted,
+            duplicates: result.duplicates,
+            rejected: result.rejected,
+          },
+        }),
+      );
       return result;
     },
   );

@@ -1,5 +1,5 @@
 import type { CollectorResult } from '@rpm/contracts';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { TenantTransaction } from '../../db/database.js';
 import { isoInstant } from '../../lib/iso-instant.js';
@@ -47,14 +47,22 @@ interface QuarterHour {
  * the same instant (two sources), the first given.
  */
 export function quarterHoursOf(rows: readonly ReadingRow[]): QuarterHour[] {
-  const slots = new Map<string, QuarterHour>();
+  // Per measure, then per quarter hour's start: no key text to build for each of a thousand rows.
+  const byMeasure = new Map<string, Map<number, QuarterHour>>();
+  const found: QuarterHour[] = [];
   for (const row of rows) {
     const atMs = row.measuredAt.getTime();
     const startMs = Math.floor(atMs / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
-    const key = `${row.measure}|${String(startMs)}`;
-    const slot = slots.get(key);
+    let slots = byMeasure.get(row.measure);
+    if (slots === undefined) {
+      slots = new Map();
+      byMeasure.set(row.measure, slots);
+    }
+    const slot = slots.get(startMs);
     if (slot === undefined) {
-      slots.set(key, { measure: row.measure, startMs, count: 1, sum: row.value, min: row.value, max: row.value, lastValue: row.value, lastAtMs: atMs });
+      const created = { measure: row.measure, startMs, count: 1, sum: row.value, min: row.value, max: row.value, lastValue: row.value, lastAtMs: atMs };
+      slots.set(startMs, created);
+      found.push(created);
       continue;
     }
     slot.count += 1;
@@ -66,7 +74,35 @@ export function quarterHoursOf(rows: readonly ReadingRow[]): QuarterHour[] {
       slot.lastValue = row.value;
     }
   }
-  return [...slots.values()];
+  return found;
+}
+
+/** The rows without a reading given twice (same measure, instant and source): the first of each. */
+function distinctRows(given: readonly ReadingRow[]): readonly ReadingRow[] {
+  // Instants per measure and source, as numbers: no key text for each row.
+  const seen = new Map<string, Map<string, Set<number>>>();
+  let rows: ReadingRow[] | null = null;
+  for (const [index, row] of given.entries()) {
+    let bySource = seen.get(row.measure);
+    if (bySource === undefined) {
+      bySource = new Map();
+      seen.set(row.measure, bySource);
+    }
+    let instants = bySource.get(row.source);
+    if (instants === undefined) {
+      instants = new Set();
+      bySource.set(row.source, instants);
+    }
+    const atMs = row.measuredAt.getTime();
+    if (instants.has(atMs)) {
+      // The first repeat: the rows before it were all distinct.
+      rows ??= given.slice(0, index);
+      continue;
+    }
+    instants.add(atMs);
+    rows?.push(row);
+  }
+  return rows ?? given;
 }
 
 /**
@@ -91,13 +127,7 @@ export async function insertReadings(
   given: readonly ReadingRow[],
 ): Promise<InsertedReading[]> {
   // A reading twice in one batch is one reading (the insert would skip the second anyway).
-  const seen = new Set<string>();
-  const rows = given.filter((row) => {
-    const key = readingKey(row.measure, row.measuredAt.getTime(), row.source);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  const rows = distinctRows(given);
   if (rows.length === 0) return [];
   const slots = quarterHoursOf(rows);
   const result = await tx.execute<{ added: number; added_keys: string[] }>(sql`
@@ -163,16 +193,19 @@ export async function claimBatch(
   };
 }
 
+/** Keeps a batch's answer for its retries, and writes its audit row, in one statement. */
 export async function recordBatchAnswer(
   tx: TenantTransaction,
   tenantId: string,
   batchId: string,
   response: CollectorResult,
+  auditInsert: SQL,
 ) {
-  await tx
+  const answer = tx
     .update(ingestBatches)
     .set({ response })
     .where(and(eq(ingestBatches.tenantId, tenantId), eq(ingestBatches.batchId, batchId)));
+  await tx.execute(sql`WITH audit AS (${auditInsert}) ${answer.getSQL()}`);
 }
 
 /**

@@ -97,6 +97,25 @@ describe('POST /collector/readings', () => {
       [patient.id],
     );
     expect(dailyAfter?.count).toBe(5);
+
+    // One audit row a delivery that did work (none for the replays), with the stored answer's figures.
+    const audits = await asOwner<{ details: Record<string, unknown>; actor_user_id: string; subject_user_id: string }>(
+      testDb.ownerUrl,
+      `SELECT details, actor_user_id, subject_user_id FROM audit_log WHERE target_id = $1 AND action = 'HEALTH_DATA_RECEIVED' ORDER BY id`,
+      [patient.id],
+    );
+    expect(audits.map((row) => row.details)).toEqual([
+      { batchId: batch.batchId, accepted: 4, duplicates: 0, rejected: 0 },
+      { batchId: audits[1]?.details.batchId, accepted: 0, duplicates: 4, rejected: 0 },
+    ]);
+    expect(audits[1]?.details.batchId).not.toBe(batch.batchId);
+    expect(audits[0]).toMatchObject({ actor_user_id: org.doctorA.id, subject_user_id: patient.userId });
+    const [kept] = await asOwner<{ response: { accepted: number; replayed: boolean } }>(
+      testDb.ownerUrl,
+      'SELECT response FROM ingest_batches WHERE batch_id = $1',
+      [batch.batchId],
+    );
+    expect(kept?.response).toMatchObject({ accepted: 4, duplicates: 0, replayed: false });
   });
 
   it('reports every invalid item with its index and code and stores the valid ones (spec §5 for manual entries)', async () => {
