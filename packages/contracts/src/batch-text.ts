@@ -51,16 +51,37 @@ const isArrayIndex = (key: string) => {
   return first >= 48 && first <= 57 && /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4_294_967_295;
 };
 
-/** The JSON text of the keys met so far (a batch repeats a handful of keys a thousand times). */
-const keyTexts = new Map<string, string>();
-function keyText(key: string): string {
-  let text = keyTexts.get(key);
-  if (text === undefined) {
-    text = JSON.stringify(key);
-    // Keys come from clients: only a bounded number is remembered.
-    if (keyTexts.size < 512) keyTexts.set(key, text);
+/** An object's own keys in the order JSON.stringify of a sorted copy writes them, each with its JSON text and colon. */
+interface Shape {
+  keys: readonly string[];
+  ordered: readonly { key: string; text: string }[];
+}
+
+/**
+ * The shapes met in one batch (its thousand readings have a handful): an object whose keys come in
+ * the same order as a shape's is written in that shape's order, without sorting its keys again.
+ * Property names of parsed JSON are internalized, so comparing them is cheap. Bounded: a batch of
+ * objects of ever new shapes is still written, sorting each.
+ */
+class Shapes {
+  private readonly known: Shape[] = [];
+  of(keys: readonly string[]): Shape {
+    for (const shape of this.known) if (isSameKeys(shape.keys, keys)) return shape;
+    // The default sort compares UTF-16 code units, as `<` does on strings.
+    const sorted = [...keys].sort();
+    const ordered = keys.some(isArrayIndex)
+      ? [...sorted.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b)), ...sorted.filter((candidate) => !isArrayIndex(candidate))]
+      : sorted;
+    const shape = { keys, ordered: ordered.map((key) => ({ key, text: `${JSON.stringify(key)}:` })) };
+    if (this.known.length < 32) this.known.push(shape);
+    return shape;
   }
-  return text;
+}
+
+function isSameKeys(known: readonly string[], keys: readonly string[]): boolean {
+  if (known.length !== keys.length) return false;
+  for (let index = 0; index < keys.length; index += 1) if (known[index] !== keys[index]) return false;
+  return true;
 }
 
 /**
@@ -69,7 +90,7 @@ function keyText(key: string): string {
  * Byte for byte what JSON.stringify gives for the same normalized copy, as the stored content
  * hashes of earlier deliveries were made that way (the test keeps that copy as its oracle).
  */
-function normalizedJson(key: string, value: unknown): string | undefined {
+function normalizedJson(key: string, value: unknown, shapes: Shapes): string | undefined {
   if (typeof value === 'string') {
     if (!INSTANT_KEYS.has(key)) return JSON.stringify(value);
     const instant = instantText(value);
@@ -80,31 +101,22 @@ function normalizedJson(key: string, value: unknown): string | undefined {
     let text = '[';
     for (let index = 0; index < value.length; index += 1) {
       if (index > 0) text += ',';
-      text += normalizedJson('', value[index]) ?? 'null';
+      text += normalizedJson('', value[index], shapes) ?? 'null';
     }
     return `${text}]`;
   }
   if (value !== null && typeof value === 'object') {
     const record = value as Record<string, unknown>;
-    const keys: string[] = [];
-    let indexes = false;
-    for (const inner of Object.keys(record)) {
-      const innerValue = record[inner];
-      if (innerValue === undefined || innerValue === null) continue;
-      keys.push(inner);
-      if (!indexes && isArrayIndex(inner)) indexes = true;
-    }
-    // The default sort compares UTF-16 code units, as `<` does on strings.
-    keys.sort();
-    const ordered = indexes
-      ? [...keys.filter(isArrayIndex).sort((a, b) => Number(a) - Number(b)), ...keys.filter((candidate) => !isArrayIndex(candidate))]
-      : keys;
     let text = '{';
     let first = true;
-    for (const inner of ordered) {
-      const member = normalizedJson(inner, record[inner]);
+    // Sorting first and leaving out absent members after gives the order sorting the present ones would.
+    for (const { key: inner, text: keyText } of shapes.of(Object.keys(record)).ordered) {
+      const innerValue = record[inner];
+      if (innerValue === undefined || innerValue === null) continue;
+      const member = normalizedJson(inner, innerValue, shapes);
       if (member === undefined) continue;
-      text += `${first ? '' : ','}${keyText(inner)}:${member}`;
+      text += first ? keyText : `,${keyText}`;
+      text += member;
       first = false;
     }
     return `${text}}`;
@@ -121,5 +133,5 @@ function normalizedJson(key: string, value: unknown): string | undefined {
  */
 export function normalizedBatchText(batch: CollectorBatch): string {
   const { batchId: _batchId, patientId: _patientId, ...content } = batch;
-  return normalizedJson('', content) ?? '';
+  return normalizedJson('', content, new Shapes()) ?? '';
 }
