@@ -407,18 +407,22 @@ export function searchQuery(filter: PatientFilter, page: { page: number; size: n
 export const SEARCH_WORK_MEM = '64MB';
 
 /**
- * The work memory a search's statements get, and, for several words, the first look at each
- * (searchPlanQuery) that picks how their matches are read: one statement.
+ * The work memory a search's statements get, and, for several words searched tenant-wide, the
+ * first look at each (searchPlanQuery) that picks how their matches are read: one statement. A
+ * caller narrowed to centers (or filtering one) gets no look: the terms carry the center beside the
+ * key, not in it, so counting a common word's rows a center sees reads its whole range, as the
+ * intersection does anyway.
  */
-export function searchSetupQuery(filter: Pick<PatientFilter, 'search' | 'centerId'>): SQL {
+export function searchSetupQuery(filter: Pick<PatientFilter, 'search' | 'centerId' | 'visibility'>): SQL {
   const words = searchWordsOf(filter.search ?? '');
-  const look = words.length < 2 ? sql`` : sql`, plan.* FROM (${searchPlanQuery(words, filter.centerId)}) AS plan`;
+  const isTenantWide = (filter.visibility === undefined || 'all' in filter.visibility) && filter.centerId === undefined;
+  const look = words.length < 2 || !isTenantWide ? sql`` : sql`, plan.* FROM (${searchPlanQuery(words, filter.centerId)}) AS plan`;
   return sql`SELECT set_config('work_mem', ${SEARCH_WORK_MEM}, true) AS work_mem${look}`;
 }
 
 /** The plan a search's setup row tells (searchPlanOf): none for a single word. */
 export const searchPlanOfSetup = (filter: Pick<PatientFilter, 'search'>, row: Record<string, unknown> | undefined) =>
-  row === undefined ? undefined : searchPlanOf(searchWordsOf(filter.search ?? ''), row);
+  row === undefined || !('size_0' in row) ? undefined : searchPlanOf(searchWordsOf(filter.search ?? ''), row);
 
 /** A search's page of ids and its total (searchQuery). */
 async function searchedPage(tx: TenantTransaction, filter: PatientFilter, page: { page: number; size: number }) {
