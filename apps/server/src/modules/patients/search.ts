@@ -57,17 +57,20 @@ const startingWith = (prefix: SQL) =>
 /** Digits backwards (ASCII only: one character a digit). */
 const reversed = (digits: string) => digits.split('').reverse().join('');
 
-/** The ranges of terms one word may start. Digits: the phone forwards and backwards ('~'). */
-function rangesOf(word: SearchWord): SQL[] {
+/** A word's range starts: the folded word (an email's after an '@'; digits: the phone forwards, and backwards after a '~'). */
+function lowsOf(word: SearchWord): SQL[] {
   switch (word.kind) {
     case 'word':
-      return [startingWith(sql`patient_search_key(${word.text})`)];
+      return [sql`patient_search_key(${word.text})`];
     case 'email':
-      return [startingWith(sql`'@' || patient_search_key(${word.text})`)];
+      return [sql`'@' || patient_search_key(${word.text})`];
     case 'digits':
-      return [startingWith(sql`${word.text}`), startingWith(sql`${`~${reversed(word.text)}`}`)];
+      return [sql`${word.text}`, sql`${`~${reversed(word.text)}`}`];
   }
 }
+
+/** The ranges of terms one word may start. */
+const rangesOf = (word: SearchWord): SQL[] => lowsOf(word).map(startingWith);
 
 /** The center filter on terms, when given. */
 const inCenter = (centerId: string | undefined) =>
@@ -104,28 +107,15 @@ const textArray = (values: readonly string[]) =>
   `{${values.map((value) => `"${value.replace(/["\\]/g, (match) => `\\${match}`)}"`).join(',')}}`;
 
 /** The distinct terms of one range, in order, up to `limit` (a walk that skips from term to term). */
-function termsOf(range: { low: SQL }, centerId: string | undefined, limit: number): SQL {
-  const within = (low: SQL) =>
-    sql`term.term >= ${low} AND term.term < ${range.low} || chr(1114111)${inCenter(centerId)}`;
+function termsOf(low: SQL, centerId: string | undefined, limit: number): SQL {
+  const within = (from: SQL) => sql`term.term >= ${from} AND term.term < ${low} || chr(1114111)${inCenter(centerId)}`;
   return sql`(WITH RECURSIVE walked (term) AS (
-      (SELECT term.term FROM patient_search_terms term WHERE ${within(range.low)} ORDER BY term.term LIMIT 1)
+      (SELECT term.term FROM patient_search_terms term WHERE ${within(low)} ORDER BY term.term LIMIT 1)
       UNION ALL
       SELECT (SELECT term.term FROM patient_search_terms term WHERE ${within(sql`walked.term`)} AND term.term > walked.term
                ORDER BY term.term LIMIT 1)
         FROM walked WHERE walked.term IS NOT NULL)
     SELECT walked.term FROM walked WHERE walked.term IS NOT NULL LIMIT ${limit})`;
-}
-
-/** A word's range starts: the folded word (phone digits: forwards and backwards). */
-function lowsOf(word: SearchWord): SQL[] {
-  switch (word.kind) {
-    case 'word':
-      return [sql`patient_search_key(${word.text})`];
-    case 'email':
-      return [sql`'@' || patient_search_key(${word.text})`];
-    case 'digits':
-      return [sql`${word.text}`, sql`${`~${reversed(word.text)}`}`];
-  }
 }
 
 /**
@@ -138,7 +128,7 @@ export function searchPlanQuery(words: readonly SearchWord[], centerId?: string)
   const columns = words.map((word, index) => {
     const size = sql`(SELECT count(*) FROM (SELECT 1 FROM (${patientsOfWord(word, centerId)}) AS rows LIMIT ${SIZE_COUNTED}) AS counted)::int`;
     const terms = sql.join(
-      lowsOf(word).map((low) => sql`SELECT term FROM ${termsOf({ low }, centerId, TERMS_LISTED + 1)} AS listed`),
+      lowsOf(word).map((low) => sql`SELECT term FROM ${termsOf(low, centerId, TERMS_LISTED + 1)} AS listed`),
       sql` UNION `,
     );
     return sql`${size} AS ${sql.raw(`size_${String(index)}`)}, ARRAY(${terms}) AS ${sql.raw(`terms_${String(index)}`)}`;
