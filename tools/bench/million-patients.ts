@@ -576,7 +576,7 @@ async function explainList(appUrl: string, tenantId: string, series: Series): Pr
       ? [
           [
             'search: page ids and total',
-            // As the server runs a search (store.ts searchedPage): its setup row picks the plan.
+            // As the server runs a search (list-queries.ts searchedPage): its setup row picks the plan.
             async (client) => {
               const setup = dialect.sqlToQuery(searchSetupQuery(listFilter));
               const row = (await client.query<Record<string, unknown>>(setup.sql, setup.params)).rows[0];
