@@ -373,7 +373,7 @@ export const SEARCH_WORK_MEM = '64MB';
 export function searchSetupQuery(filter: Pick<PatientFilter, 'search' | 'centerId' | 'visibility'>): SQL {
   const words = searchWordsOf(filter.search ?? '');
   const isTenantWide = (filter.visibility === undefined || 'all' in filter.visibility) && filter.centerId === undefined;
-  const look = words.length < 2 || !isTenantWide ? sql`` : sql`, plan.* FROM (${searchPlanQuery(words, filter.centerId)}) AS plan`;
+  const look = words.length < 2 || !isTenantWide ? sql`` : sql`, plan.* FROM (${searchPlanQuery(words)}) AS plan`;
   return sql`SELECT set_config('work_mem', ${SEARCH_WORK_MEM}, true) AS work_mem${look}`;
 }
 

@@ -102,13 +102,9 @@ const SIZE_COUNTED = 20_000;
 /** A word is checked by its terms when its ranges hold at most this many distinct terms. */
 const TERMS_LISTED = 16;
 
-/** A PostgreSQL text[] literal of any texts (each element quoted, quotes and backslashes escaped). */
-const textArray = (values: readonly string[]) =>
-  `{${values.map((value) => `"${value.replace(/["\\]/g, (match) => `\\${match}`)}"`).join(',')}}`;
-
 /** The distinct terms of one range, in order, up to `limit` (a walk that skips from term to term). */
-function termsOf(low: SQL, centerId: string | undefined, limit: number): SQL {
-  const within = (from: SQL) => sql`term.term >= ${from} AND term.term < ${low} || chr(1114111)${inCenter(centerId)}`;
+function termsOf(low: SQL, limit: number): SQL {
+  const within = (from: SQL) => sql`term.term >= ${from} AND term.term < ${low} || chr(1114111)`;
   return sql`(WITH RECURSIVE walked (term) AS (
       (SELECT term.term FROM patient_search_terms term WHERE ${within(low)} ORDER BY term.term LIMIT 1)
       UNION ALL
@@ -122,13 +118,14 @@ function termsOf(low: SQL, centerId: string | undefined, limit: number): SQL {
  * One row: per word, how many rows its ranges hold (up to SIZE_COUNTED: `size_i`) and the distinct
  * terms they hold (up to TERMS_LISTED + 1: `terms_i`), both as the caller sees them. Reading a
  * common word's first rows and a rare one's all costs a few milliseconds, against the hundreds of
- * thousands of rows an intersection of a common word reads.
+ * thousands of rows an intersection of a common word reads. Made for whole-tenant searches only
+ * (searchSetupQuery): no center filter.
  */
-export function searchPlanQuery(words: readonly SearchWord[], centerId?: string): SQL {
+export function searchPlanQuery(words: readonly SearchWord[]): SQL {
   const columns = words.map((word, index) => {
-    const size = sql`(SELECT count(*) FROM (SELECT 1 FROM (${patientsOfWord(word, centerId)}) AS rows LIMIT ${SIZE_COUNTED}) AS counted)::int`;
+    const size = sql`(SELECT count(*) FROM (SELECT 1 FROM (${patientsOfWord(word, undefined)}) AS rows LIMIT ${SIZE_COUNTED}) AS counted)::int`;
     const terms = sql.join(
-      lowsOf(word).map((low) => sql`SELECT term FROM ${termsOf(low, centerId, TERMS_LISTED + 1)} AS listed`),
+      lowsOf(word).map((low) => sql`SELECT term FROM ${termsOf(low, TERMS_LISTED + 1)} AS listed`),
       sql` UNION `,
     );
     return sql`${size} AS ${sql.raw(`size_${String(index)}`)}, ARRAY(${terms}) AS ${sql.raw(`terms_${String(index)}`)}`;
@@ -173,7 +170,7 @@ export function searchMatches(words: readonly SearchWord[], centerId?: string, p
       ? []
       : [
           sql`(SELECT true FROM patient_search_terms probe WHERE probe.tenant_id = term.tenant_id
-                 AND probe.term = ANY (${textArray(terms)}::text[]) AND probe.patient_id = term.patient_id LIMIT 1)`,
+                 AND probe.term = ANY (${sql.param(terms)}::text[]) AND probe.patient_id = term.patient_id LIMIT 1)`,
         ],
   );
   return sql`SELECT DISTINCT term.patient_id FROM patient_search_terms term
