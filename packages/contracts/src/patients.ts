@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { adultBirthdaySchema, BLOOD_TYPES, GENDERS, personNameSchema } from './account.js';
 import { emailSchema, phoneSchema } from './auth.js';
 import { ALERT_TYPES } from './cases.js';
-import { pageQuerySchema } from './envelope.js';
+import { pageOf, pageQuerySchema } from './envelope.js';
 import { STATUS_REASON_CODES } from './status-lifecycle.js';
 import { safeText } from './text.js';
 import { ALERT_LEVELS } from './thresholds.js';
@@ -290,6 +290,18 @@ export const patientSummarySchema = patientRecordSchema.extend({
   missedDoses: z.number().int(),
 });
 export type PatientSummary = z.infer<typeof patientSummarySchema>;
+
+/**
+ * A page of the patient list. A search over many patients stops counting its matches once there
+ * are more than the page needs: `total` is then a lower bound ("more than 2,000"), and
+ * `isTotalExact` false.
+ */
+export const patientPageSchema = pageOf(patientSummarySchema).extend({
+  isTotalExact: z
+    .boolean()
+    .describe('False when a search stopped counting: there are more matches than `total`'),
+});
+export type PatientPageResponse = z.infer<typeof patientPageSchema>;
 
 export const patientDetailSchema = patientRecordSchema.extend({
   middleName: z.string(),

@@ -1,11 +1,10 @@
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import {
-  pageOf,
   patientDeletionSchema,
   patientDetailSchema,
   patientStatusCountsSchema,
   patientStatusHistoryEntrySchema,
-  patientSummarySchema,
+  patientPageSchema,
   type PatientCreate,
   type PatientListScope,
   type PatientSortField,
@@ -53,7 +52,6 @@ export function patientQueryString(
   return query.toString();
 }
 
-const patientPageSchema = pageOf(patientSummarySchema);
 
 export const patientListQuery = (filter: PatientFilter) =>
   queryOptions({

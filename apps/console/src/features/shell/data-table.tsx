@@ -69,7 +69,7 @@ export function DataTable<Row extends { id: string }, SortField extends string>(
   minWidth,
 }: {
   columns: readonly Column<Row, SortField>[];
-  query: UseQueryResult<{ items: Row[]; total: number }>;
+  query: UseQueryResult<{ items: Row[]; total: number; isTotalExact?: boolean }>;
   list: TableListState<SortField>;
   /** The table's accessible name. */
   label: string;
@@ -137,6 +137,7 @@ export function DataTable<Row extends { id: string }, SortField extends string>(
             page={filter.page}
             size={filter.size}
             total={query.data.total}
+            isTotalExact={query.data.isTotalExact}
             onChange={list.setPage}
           />
         </>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Alert, Button, Center, EmptyState, Group, Loader, Pagination, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { errorMessageFor } from '../../api/error-reaction';
+import { formatNumber } from '../../lib/format';
 import { messageText } from '../../lib/notify';
 import { AlertIcon, InboxIcon } from './icons';
 
@@ -77,21 +78,25 @@ export function TablePager({
   page,
   size,
   total,
+  isTotalExact = true,
   onChange,
 }: {
   page: number;
   size: number;
   total: number;
+  /** False when the list stopped counting: there are more than `total` (the pages shown go on as they are read). */
+  isTotalExact?: boolean | undefined;
   onChange: (page: number) => void;
 }) {
   const { t } = useTranslation();
   const pages = Math.max(1, Math.ceil(total / size));
   const first = total === 0 ? 0 : page * size + 1;
   const last = Math.min(total, (page + 1) * size);
+  const summary = { first: formatNumber(first), last: formatNumber(last), total: formatNumber(total) };
   return (
     <Group justify="space-between" mt="md">
       <Text fz="sm" c="dimmed" data-testid="pager-summary">
-        {t('states.range', { first, last, total })}
+        {t(isTotalExact ? 'states.range' : 'states.rangeMore', summary)}
       </Text>
       <Pagination
         total={pages}

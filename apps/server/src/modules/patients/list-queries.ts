@@ -5,6 +5,7 @@ import { healthCenters, patientCounts, patients, type StoredVital } from '../../
 import { holderColumn, type PatientWithCenter } from './patient-rows.js';
 import {
   foundCount,
+  hasTermsOf,
   isFoundBy,
   type SearchPlan,
   searchMatches,
@@ -309,26 +310,50 @@ function isSearchCountedByTerms(
  * LOOKED_UP, each match is looked up by its key and they are sorted; up to WALKED_WITH_MATCHES, the
  * list is walked in its order (an index) until the page is full, each row checked against the
  * matches kept in a hash table; past it (a word that starts a tenth of all names), each row walked
- * is checked by computing its terms, which costs more per row than the hash table but spares
- * building it from hundreds of thousands of matches.
+ * is checked by its terms (probed when the plan lists them, else computed from the row), which
+ * costs more per row than the hash table but spares building it from hundreds of thousands of
+ * matches.
  */
 const LOOKED_UP = 100;
 const WALKED_WITH_MATCHES = 1_500;
+
 /** Up to this many matches, a filtered search's total looks them up; past it, it reads the filter's rows. */
 const COUNTED_BY_LOOKUP = 20_000;
 
 /**
+ * How many matches a search reads at most, where reading can stop (decisions.md, "A search's total
+ * past a bound"): staff searching all they see, by center at most, whose total is the number of
+ * matches. One word, whose rows are counted from the index: enough to choose the page's way
+ * (WALKED_WITH_MATCHES × the page's end). Several words read by a plan: enough to look the page's
+ * rows up (LOOKED_UP × the page's end); past it, the list is walked. One more than that tells that
+ * there are more. Undefined: every match is read and the total is exact.
+ */
+export function searchLimitOf(
+  filter: PatientFilter,
+  page: { page: number; size: number },
+  plan: SearchPlan | undefined,
+): number | undefined {
+  if (!isSearchCountedByTerms(filter)) return undefined;
+  const end = (page.page + 1) * page.size;
+  const words = searchWordsOf(filter.search ?? '');
+  if (words.length === 1) return WALKED_WITH_MATCHES * end + 1;
+  return plan === undefined ? undefined : LOOKED_UP * end + 1;
+}
+
+/**
  * A search's page (ids, in the list's order) and total in one statement (exported for EXPLAIN in
- * tools). The words' matches are read from patient_search_terms once (an index range each,
- * intersected; search.ts) and counted; the count then chooses how the page is read (LOOKED_UP),
- * as the planner cannot tell whether a CTE holds 10 matches or 400,000. `OR false` keeps the
- * matches a hashed filter of the walk: the planner would otherwise join them, and a join loses the
- * order's index. Always one row, past the end too.
+ * tools). The words' matches are read from patient_search_terms once (search.ts), up to the limit
+ * (searchLimitOf), and counted; the count then chooses how the page is read (LOOKED_UP), as the
+ * planner cannot tell whether a CTE holds 10 matches or 400,000. `OR false` keeps the matches a
+ * hashed filter of the walk: the planner would otherwise join them, and a join loses the order's
+ * index. `exact` is false when the limit was reached: the total is then the limit less one, and
+ * there are more. Always one row, past the end too.
  */
 export function searchQuery(filter: PatientFilter, page: { page: number; size: number }, plan?: SearchPlan) {
   const words = searchWordsOf(filter.search ?? '');
   const offset = page.page * page.size;
   const end = offset + page.size;
+  const limit = searchLimitOf(filter, page, plan);
   const rest = conditionsOf({ ...filter, search: undefined }) ?? sql`true`;
   const order = sql.join(orderOf(filter), sql`, `);
   // Each match looked up by its key (OFFSET 0 keeps the planner from joining them instead).
@@ -336,23 +361,28 @@ export function searchQuery(filter: PatientFilter, page: { page: number; size: n
       SELECT ${columns} FROM ${patients} WHERE ${patients.id} = matched.patient_id AND ${rest} OFFSET 0) AS patients`;
   const withMatches = sql`(${patients.id} IN (SELECT patient_id FROM found) OR false)`;
   const walked = (check: SQL) => sql`SELECT ${orderedColumns} FROM ${patients} WHERE ${rest} AND ${check}`;
-  const matchesUpTo = (limit: number) => sql`((SELECT matches FROM counted) <= ${limit})`;
+  const matchesUpTo = (most: number) => sql`((SELECT matches FROM counted) <= ${most})`;
+  // Every match is in `found` (the limit not reached), so a hash table of them can check a walk.
+  const isEveryMatchFound = limit === undefined ? sql`true` : sql`((SELECT matches FROM counted) < ${limit})`;
   const total = isSearchCountedByTerms(filter)
-    ? sql`(SELECT matches FROM counted)`
+    ? sql`(SELECT LEAST(matches, ${limit ?? null}::int - 1) FROM counted)`
     : sql`CASE WHEN ${matchesUpTo(COUNTED_BY_LOOKUP)}
                THEN (SELECT count(*) FROM ${lookedUp(sql`1`)})
                ELSE (SELECT count(*) FROM ${patients} WHERE ${rest} AND ${withMatches}) END`;
   const pageOf = (rows: SQL) => sql`(${rows} ORDER BY ${order} LIMIT ${page.size} OFFSET ${offset})`;
+  const lookedUpMost = LOOKED_UP * end;
+  const isWalkedWithMatches = sql`NOT ${matchesUpTo(lookedUpMost)} AND ${matchesUpTo(WALKED_WITH_MATCHES * end)} AND ${isEveryMatchFound}`;
+  const checkedByTerms = (plan === undefined ? undefined : hasTermsOf(plan)) ?? isFoundBy(words);
   return sql`
-    WITH found AS MATERIALIZED (${searchMatches(words, filter.centerId, plan)}),
-         counted AS MATERIALIZED (SELECT ${foundCount(words, filter.centerId)}::int AS matches)
-    SELECT ${total}::int AS total, ARRAY(
+    WITH found AS MATERIALIZED (${searchMatches(words, filter.centerId, plan, limit)}),
+         counted AS MATERIALIZED (SELECT ${foundCount(words, filter.centerId, limit)}::int AS matches)
+    SELECT ${total}::int AS total, ${isEveryMatchFound} AS exact, ARRAY(
       SELECT patients.id FROM (
-        ${pageOf(sql`SELECT patients.* FROM ${lookedUp(orderedColumns)} WHERE ${matchesUpTo(LOOKED_UP * end)}`)}
+        ${pageOf(sql`SELECT patients.* FROM ${lookedUp(orderedColumns)} WHERE ${matchesUpTo(lookedUpMost)}`)}
         UNION ALL
-        ${pageOf(walked(sql`${withMatches} AND NOT ${matchesUpTo(LOOKED_UP * end)} AND ${matchesUpTo(WALKED_WITH_MATCHES * end)}`))}
+        ${pageOf(walked(sql`${withMatches} AND ${isWalkedWithMatches}`))}
         UNION ALL
-        ${pageOf(walked(sql`NOT ${matchesUpTo(WALKED_WITH_MATCHES * end)} AND ${isFoundBy(words)}`))}
+        ${pageOf(walked(sql`NOT ${matchesUpTo(lookedUpMost)} AND NOT (${isWalkedWithMatches}) AND ${checkedByTerms}`))}
       ) AS patients ORDER BY ${order}) AS ids`;
 }
 
@@ -381,12 +411,22 @@ export function searchSetupQuery(filter: Pick<PatientFilter, 'search' | 'centerI
 export const searchPlanOfSetup = (filter: Pick<PatientFilter, 'search'>, row: Record<string, unknown> | undefined) =>
   row === undefined || !('size_0' in row) ? undefined : searchPlanOf(searchWordsOf(filter.search ?? ''), row);
 
+/**
+ * The planner settings a `join` plan's statement runs with: its words' rows are merged as they are
+ * read, which a LIMIT makes the cheapest way, but the planner estimates a parallel hash join of
+ * both ranges cheaper (it cannot tell that the matches come early) and reads them whole.
+ */
+const MERGED_WORDS = sql.raw('SET LOCAL enable_hashjoin = off; SET LOCAL max_parallel_workers_per_gather = 0');
+const MERGED_WORDS_DONE = sql.raw('SET LOCAL enable_hashjoin TO DEFAULT; SET LOCAL max_parallel_workers_per_gather TO DEFAULT');
+
 /** A search's page of ids and its total (searchQuery). */
 async function searchedPage(tx: TenantTransaction, filter: PatientFilter, page: { page: number; size: number }) {
   const [setup] = (await tx.execute(searchSetupQuery(filter))).rows;
   const plan = searchPlanOfSetup(filter, setup);
-  const [found] = (await tx.execute<{ total: number; ids: string[] }>(searchQuery(filter, page, plan))).rows;
-  return { ids: found?.ids ?? [], total: found?.total ?? 0 };
+  if (plan?.kind === 'join') await tx.execute(MERGED_WORDS);
+  const [found] = (await tx.execute<{ total: number; exact: boolean; ids: string[] }>(searchQuery(filter, page, plan))).rows;
+  if (plan?.kind === 'join') await tx.execute(MERGED_WORDS_DONE);
+  return { ids: found?.ids ?? [], total: found?.total ?? 0, isTotalExact: found?.exact ?? true };
 }
 
 /** A page of ids and the total of a list whose total is counted (matchesQuery). */
@@ -396,31 +436,38 @@ async function matchedPage(tx: TenantTransaction, filter: PatientFilter, page: {
   // Nothing on the first page: nothing at all. A page past the end has no row to carry the
   // total: counted on its own.
   if (first === undefined)
-    return { ids: [], total: page.page === 0 ? 0 : ((await totalQuery(tx, filter))[0]?.total ?? 0) };
-  return { ids: found.map((row) => row.id), total: first.total };
+    return {
+      ids: [],
+      total: page.page === 0 ? 0 : ((await totalQuery(tx, filter))[0]?.total ?? 0),
+      isTotalExact: true,
+    };
+  return { ids: found.map((row) => row.id), total: first.total, isTotalExact: true };
 }
 
-/** One page of patients and the total, within what the transaction may see. */
+/**
+ * One page of patients and the total, within what the transaction may see. `isTotalExact` is false
+ * when a search stopped counting (searchLimitOf): there are more than `total`.
+ */
 export async function listPatients(
   tx: TenantTransaction,
   filter: PatientFilter,
   page: { page: number; size: number },
   now?: Date,
-): Promise<{ items: ListedPatient[]; total: number }> {
+): Promise<{ items: ListedPatient[]; total: number; isTotalExact: boolean }> {
   // One after the other: a transaction is one connection, which runs one query at a time.
   if (isTotalKept(filter)) {
     const items: ListedPatient[] = await pageQuery(tx, filter, page, now);
     const totals = await totalQuery(tx, filter);
-    return { items, total: totals[0]?.total ?? 0 };
+    return { items, total: totals[0]?.total ?? 0, isTotalExact: true };
   }
-  const { ids, total } = filter.search
+  const { ids, total, isTotalExact } = filter.search
     ? await searchedPage(tx, filter, page)
     : await matchedPage(tx, filter, page);
-  if (ids.length === 0) return { items: [], total };
+  if (ids.length === 0) return { items: [], total, isTotalExact };
   const items: ListedPatient[] = await selectListed(tx, now)
     .where(inArray(patients.id, ids))
     .orderBy(...orderOf(filter));
-  return { items, total };
+  return { items, total, isTotalExact };
 }
 
 /** One batch of the export, in the list's order. */

@@ -385,6 +385,7 @@ describe('search', () => {
     expect(await page('search=xuyen%20search&size=2&page=5')).toEqual({
       items: [],
       total: 3,
+      isTotalExact: true,
       page: 5,
       size: 2,
     });

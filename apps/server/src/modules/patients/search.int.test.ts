@@ -224,7 +224,7 @@ describe('patient search', () => {
       const { sql: text, params } = dialect.sqlToQuery(statement);
       return (await client.query<Record<string, unknown>>(text, params)).rows[0];
     };
-    const searches = ['pham lan', 'lan pham', 'pham l', 'vo k', 'dang kh', 'p l', 'pham lan srch', 'lan pham vo', 'lan vo', 'k pham', 'vo ka', 'pham x'];
+    const searches = ['pham lan', 'lan pham', 'pham l', 'vo k', 'dang kh', 'p l', 'pham lan srch', 'lan pham vo', 'lan vo', 'k pham', 'vo ka', 'pham x', 'vo kim', 'kim pham dang'];
     // The plans a whole-tenant caller's first look picks; a center's caller gets none (its look would
     // read whole ranges), but the plan's statement must still keep to the center's rows: tried too.
     const plans: Record<string, SearchPlan | undefined> = {};
@@ -236,23 +236,50 @@ describe('patient search', () => {
       for (const search of searches) {
         for (const sortField of ['created', 'name'] as const) {
           const filter: PatientFilter = { search, scope: 'center', sortField, sortType: 'asc', callerId: org.admin.id, visibility };
-          const looked = searchPlanOfSetup(filter, await run(client, searchSetupQuery(filter)));
-          if (centers === '*') plans[search] = looked;
-          else expect(looked).toBeUndefined();
-          const plan = plans[search];
-          const probed = await run(client, searchQuery(filter, { page: 0, size: 5 }, plan));
-          const intersected = await run(client, searchQuery(filter, { page: 0, size: 5 }));
-          expect(probed, `${search} in ${centers}`).toEqual(intersected);
-          const second = await run(client, searchQuery(filter, { page: 1, size: 5 }, plan));
-          expect(second, `${search} in ${centers}, page 2`).toEqual(await run(client, searchQuery(filter, { page: 1, size: 5 })));
+          const first = searchPlanOfSetup(filter, await run(client, searchSetupQuery(filter)));
+          if (centers === '*') plans[search] = first;
+          else expect(first).toBeUndefined();
+          // The plan looked up, and each other plan the words allow, against the ranges intersected.
+          const looked = plans[search];
+          const others: SearchPlan[] =
+            looked === undefined
+              ? []
+              : [
+                  { ...looked, kind: 'probe', driver: looked.sizes.indexOf(Math.min(...looked.sizes)) },
+                  ...(looked.terms.every((terms) => terms.length === 1) ? [{ ...looked, kind: 'join' as const }] : []),
+                ];
+          for (const [index, plan] of [looked, ...others].entries())
+            for (const page of [0, 1]) {
+              const planned = await run(client, searchQuery(filter, { page, size: 5 }, plan));
+              const intersected = await run(client, searchQuery(filter, { page, size: 5 }));
+              expect(planned, `${search} in ${centers}, plan ${String(index)}, page ${String(page)}`).toEqual(intersected);
+            }
         }
       }
       await client.query('ROLLBACK');
       await client.end();
     }
-    // Probed where another word names at most 16 terms; "k" names 17 or more (Kha, Khoa, Kim, Kax…).
-    const probed = Object.fromEntries(Object.entries(plans).map(([search, plan]) => [search, plan !== undefined]));
-    expect(probed).toMatchObject({ 'pham lan': true, 'lan pham': true, 'pham l': true, 'vo k': false, 'k pham': false, 'pham x': true });
+    // Merged where every word names one term and none is far rarer; probed where the other words
+    // name at most 16 terms; neither where "k" (17 terms or more: Kha, Khoa, Kim, Kax…) is not the
+    // rarest word.
+    const kinds = Object.fromEntries(Object.entries(plans).map(([search, plan]) => [search, plan?.kind ?? 'intersect']));
+    // ("srch" names 56 terms, one a patient, and is not the rarest word.)
+    expect(kinds).toEqual({
+      'pham lan': 'probe',
+      'lan pham': 'probe',
+      'pham l': 'probe',
+      'vo k': 'intersect',
+      'dang kh': 'probe',
+      'p l': 'probe',
+      'pham lan srch': 'intersect',
+      'lan pham vo': 'probe',
+      'lan vo': 'probe',
+      'k pham': 'intersect',
+      'vo ka': 'probe',
+      'pham x': 'probe',
+      'vo kim': 'join',
+      'kim pham dang': 'join',
+    });
     // The answers themselves, through the list: Lan, Lanh and Loan's Phams (4 of 7 families, 3 of 8 given names).
     const phamLan = await found(admin, 'pham lan');
     expect(await found(admin, 'lan pham')).toEqual(phamLan);
@@ -260,6 +287,43 @@ describe('patient search', () => {
     expect(phamLanh.length).toBeGreaterThan(0);
     expect(phamLan).toEqual(expect.arrayContaining(phamLanh));
     expect(phamLan.length).toBeGreaterThan(phamLanh.length);
+  });
+
+  it('stops counting a search’s matches past what its page needs, and says there are more', async () => {
+    // 1,600 Tallis Rowe and 200 Tallis Oakes, half in each center.
+    await asOwner(
+      testDb.ownerUrl,
+      `INSERT INTO patients (tenant_id, id, patient_code, first_name, last_name, health_center_id)
+       SELECT $1, gen_random_uuid(), 'TR' || lpad(n::text, 4, '0'), 'Tallis', CASE WHEN n <= 1600 THEN 'Rowe' ELSE 'Oakes' END,
+              CASE WHEN n % 2 = 0 THEN $2::uuid ELSE $3::uuid END
+         FROM generate_series(1, 1800) n`,
+      [tenantId, org.centerA.id, org.centerB.id],
+    );
+    const listed = async (token: string, query: string, sortType = 'asc') => {
+      const response = await call(app, token, 'GET', `/account/patients?sortField=code&sortType=${sortType}&${query}`);
+      expect(response.statusCode, query).toBe(200);
+      const page = response.json<{ data: { items: { patientCode: string }[]; total: number; isTotalExact: boolean } }>().data;
+      return { codes: page.items.map((item) => item.patientCode), total: page.total, isTotalExact: page.isTotalExact };
+    };
+    // One word: counted up to 1,500 × the page's end, then the list is walked.
+    expect(await listed(admin, 'search=rowe&size=1')).toEqual({ codes: ['TR0001'], total: 1500, isTotalExact: false });
+    expect(await listed(admin, 'search=rowe&size=1&page=1')).toEqual({ codes: ['TR0002'], total: 1600, isTotalExact: true });
+    // Two words, merged (one term each, neither far rarer): up to 100 × the page's end, then walked with key probes.
+    expect(await listed(admin, 'search=tallis+rowe&size=1')).toEqual({ codes: ['TR0001'], total: 100, isTotalExact: false });
+    expect(await listed(admin, 'search=rowe+tallis&size=1&page=1')).toEqual({ codes: ['TR0002'], total: 200, isTotalExact: false });
+    // From the other end the walk passes the Oakes first: each word is checked.
+    expect(await listed(admin, 'search=tallis+rowe&size=1', 'desc')).toEqual({ codes: ['TR1600'], total: 100, isTotalExact: false });
+    expect(await listed(admin, 'search=rowe&size=1', 'desc')).toEqual({ codes: ['TR1600'], total: 1500, isTotalExact: false });
+    expect(await listed(admin, 'search=tallis+oakes&size=1&page=2')).toEqual({ codes: ['TR1603'], total: 200, isTotalExact: true });
+    const last = await listed(admin, 'search=tallis+rowe&size=100&page=15');
+    expect(last).toMatchObject({ total: 1600, isTotalExact: true });
+    expect(last.codes).toEqual(Array.from({ length: 100 }, (_, index) => `TR${String(1501 + index)}`));
+    // A status filter is checked on the patients: counted exactly.
+    expect(await listed(admin, 'search=rowe&size=1&status=NORMAL')).toEqual({ codes: ['TR0001'], total: 1600, isTotalExact: true });
+    // A center's caller: its 800 Rowes, counted exactly below the bound; two words intersected (no first look).
+    expect(await listed(adminA, 'search=rowe&size=1')).toEqual({ codes: ['TR0002'], total: 800, isTotalExact: true });
+    expect(await listed(adminA, 'search=tallis+rowe&size=1')).toEqual({ codes: ['TR0002'], total: 800, isTotalExact: true });
+    await asOwner(testDb.ownerUrl, `DELETE FROM patients WHERE patient_code LIKE 'TR%' AND tenant_id = $1`, [tenantId]);
   });
 
   it('is read from the terms index under row-level security, not from every patient', async () => {
@@ -301,18 +365,25 @@ describe('patient search', () => {
       expect(text).toMatch(/Index Cond: \(\(tenant_id = .*\) AND \(term >= /);
       expect(text).not.toMatch(/Seq Scan on patient_search_terms/);
     }
-    // With the plan a whole-tenant caller's first look picks (both words rare here), run as this
-    // center's caller: the rarest word's range, and a key probe per row for the other word's terms.
+    // With the plan a whole-tenant caller's first look picks (both words rare, one term each:
+    // merged), run as this center's caller: each word's term by the key, merged by patient.
     const { sql: setupText, params: setupParams } = dialect.sqlToQuery(searchSetupQuery({ ...filter, visibility: { all: true } }));
     const searchPlan = searchPlanOfSetup(filter, (await client.query<Record<string, unknown>>(setupText, setupParams)).rows[0]);
-    expect(searchPlan).toBeDefined();
-    const probed = await plan(searchQuery(filter, { page: 0, size: 20 }, searchPlan), 'ANALYZE, COSTS OFF');
+    expect(searchPlan).toMatchObject({ kind: 'join', terms: [['hong'], ['nguyen']] });
+    if (searchPlan === undefined) return;
+    await client.query('SET LOCAL enable_hashjoin = off; SET LOCAL max_parallel_workers_per_gather = 0');
+    const merged = await plan(searchQuery(filter, { page: 0, size: 20 }, searchPlan), 'ANALYZE, COSTS OFF');
+    expect(merged).toMatch(/Merge Join/);
+    expect(merged).toMatch(/Index Cond: \(\(tenant_id = .*\) AND \(term = 'hong'::text\)\)/);
+    expect(merged).toMatch(/Index Cond: \(\(tenant_id = .*\) AND \(term = 'nguyen'::text\)\)/);
+    // Probed: the rarest word's range, and a key probe per row for the other word's terms.
+    const probed = await plan(searchQuery(filter, { page: 0, size: 20 }, { ...searchPlan, kind: 'probe', driver: 0 }), 'ANALYZE, COSTS OFF');
     expect(probed).toMatch(/Index Cond: \(\(tenant_id = .*\) AND \(term >= /);
     expect(probed).toMatch(/Index Cond: \(\(tenant_id = term\.tenant_id\) AND \(term = ANY .*\) AND \(patient_id = term\.patient_id\)\)/);
     expect(probed).not.toMatch(/Seq Scan on patient/);
     const statement = dialect.sqlToQuery(searchQuery(filter, { page: 0, size: 20 }));
     const result = await client.query<{ total: number; ids: string[] }>(statement.sql, statement.params);
-    expect(result.rows[0]).toEqual({ total: 1, ids: [ids.hongA] });
+    expect(result.rows[0]).toEqual({ total: 1, exact: true, ids: [ids.hongA] });
     await client.query('ROLLBACK');
     await client.end();
   });

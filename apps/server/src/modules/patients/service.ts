@@ -39,6 +39,7 @@ export interface PatientPage {
   page: number;
   size: number;
   total: number;
+  isTotalExact: boolean;
 }
 
 /** A 4xx naming the field it is about (the console shows it under that field). */
@@ -167,14 +168,14 @@ export function listPatients(environment: PatientEnvironment, query: PatientList
     environment.database,
     environment.auth,
     async (tx) => {
-      const { items, total } = await store.listPatients(
+      const { items, total, isTotalExact } = await store.listPatients(
         tx,
         { ...filter, callerId: environment.auth.userId, visibility: environment.auth.visibility },
         { page, size },
         environment.clock.now(),
       );
       const now = environment.clock.now();
-      return { items: items.map((row) => toSummary(row, now)), page, size, total };
+      return { items: items.map((row) => toSummary(row, now)), page, size, total, isTotalExact };
     },
     (tx, listed) =>
       recordPatientReads(
@@ -184,7 +185,7 @@ export function listPatients(environment: PatientEnvironment, query: PatientList
         {
           action: 'PATIENT_LISTED',
           patientIds: listed.items.map((item) => item.id),
-          details: { ...filter, page, size, shown: listed.items.length, total: listed.total },
+          details: { ...filter, page, size, shown: listed.items.length, total: listed.total, isTotalExact: listed.isTotalExact },
         },
         environment.clock.now(),
       ),
