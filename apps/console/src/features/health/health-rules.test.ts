@@ -76,6 +76,33 @@ describe('chart data', () => {
     ]);
   });
 
+  it('breaks the line where the data pauses: a missing hour or day, or three times the readings’ pace', () => {
+    const at = (iso: string) => Date.parse(iso) / 1000;
+    const hourly = (resolution: HealthSeries['resolution'], times: string[]) => ({
+      ...series('SYSTOLIC', times.map((time) => [time, 70] as [string, number])),
+      resolution,
+    });
+    // Hourly rollups: 01:00 and 02:00 are joined; nothing from 03:00 to 05:00, so a break before 06:00.
+    const hours = alignSeries([
+      hourly('hour', ['2026-03-01T01:00:00.000Z', '2026-03-01T02:00:00.000Z', '2026-03-01T06:00:00.000Z']),
+    ]);
+    expect(hours[0]).toEqual([at('2026-03-01T01:00:00Z'), at('2026-03-01T02:00:00Z'), at('2026-03-01T04:00:00Z'), at('2026-03-01T06:00:00Z')]);
+    expect(hours[3]).toEqual([70, 70, null, 70]);
+    // Daily rollups: a day of 25 hours is no pause; two days apart is.
+    const days = alignSeries([
+      hourly('day', ['2026-03-01T00:00:00.000Z', '2026-03-02T01:00:00.000Z', '2026-03-04T01:00:00.000Z']),
+    ]);
+    expect(days[3]).toEqual([70, 70, null, 70]);
+    // Raw: a reading a minute (a few late by seconds), then 20 minutes without: broken once.
+    const minutes = ['00:00:00', '00:01:00', '00:02:05', '00:03:00', '00:04:00', '00:24:00', '00:25:00'];
+    const raw = alignSeries([hourly('raw', minutes.map((time) => `2026-03-01T${time}.000Z`))]);
+    expect(raw[3]).toEqual([70, 70, 70, 70, 70, null, 70, 70]);
+    expect(raw[0]?.[5]).toBe(at('2026-03-01T00:14:00Z'));
+    // Readings every 30 minutes are joined (a pause is 90 minutes for them).
+    const sparse = alignSeries([hourly('raw', ['00:00', '00:30', '01:00', '01:30'].map((time) => `2026-03-01T${time}:00.000Z`))]);
+    expect(sparse[3]).toEqual([70, 70, 70, 70]);
+  });
+
   it('draws every bound of the chart’s metrics, converted to the shown unit, and widens the range to the at-risk bounds', () => {
     const thresholds = defaultThresholds(40);
     const lines = thresholdLines(['TEMPERATURE'], thresholds, 'F');

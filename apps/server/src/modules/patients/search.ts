@@ -90,12 +90,13 @@ function patientsOfWord(word: SearchWord, centerId: string | undefined): SQL {
  * How a search of several words reads its matches, chosen from a first look at each word
  * (searchPlanQuery); `terms` are the distinct terms each word's ranges hold, index-aligned with the
  * words.
+ * - `join`: every word names exactly one term. The terms' key lists each term's patients in id
+ *   order, so the words' rows are merged as they are read (a merge join), and reading can stop once
+ *   enough matches are found.
  * - `probe`: the rarest word (`driver`) has fewer than SIZE_COUNTED rows and every other word names
  *   at most TERMS_LISTED terms. The driver's range is read, and each of its patients is checked for
- *   the other words by one key probe per word.
- * - `join`: every word is common (SIZE_COUNTED rows or more) and names exactly one term. The terms'
- *   key lists each term's patients in id order, so the words' rows are merged as they are read
- *   (a merge join), and reading stops once enough matches are found.
+ *   the other words by one key probe per word. Chosen over `join` when the other words hold
+ *   PROBE_COST times the driver's rows.
  * Undefined: every range is read and intersected.
  */
 export type SearchPlan = (
@@ -146,9 +147,9 @@ export function searchPlanQuery(words: readonly SearchWord[]): SQL {
 }
 
 /**
- * The plan searchPlanQuery's row tells: `probe` when the rarest word is rarer than SIZE_COUNTED and
- * every other word names few enough terms to probe; `join` when every word is common and names one
- * term; otherwise none (the ranges intersected).
+ * The plan searchPlanQuery's row tells (SearchPlan): `probe` when the rarest word is far rarer than
+ * the others, `join` when every word names one term, else `probe` when the others name few enough
+ * terms; otherwise none (the ranges intersected).
  */
 export function searchPlanOf(words: readonly SearchWord[], row: Record<string, unknown>): SearchPlan | undefined {
   if (words.length < 2) return undefined;
@@ -189,14 +190,14 @@ export function searchMatches(
   const limited = limit === undefined ? sql`` : sql` LIMIT ${limit}`;
   if (plan?.kind === 'join') {
     // One exact term a word: each term's rows come in patient order, merged as they are read.
-    const [firstTerm, ...otherTerms] = plan.terms.map((terms) => terms[0] ?? '');
-    const joined = otherTerms.map(
-      (term, index) => sql` JOIN patient_search_terms ${sql.raw(`word_${String(index + 1)}`)}
-        ON ${sql.raw(`word_${String(index + 1)}`)}.tenant_id = term.tenant_id AND ${sql.raw(`word_${String(index + 1)}`)}.term = ${term}
-       AND ${sql.raw(`word_${String(index + 1)}`)}.patient_id = term.patient_id`,
-    );
+    const [firstTerm = '', ...otherTerms] = plan.terms.map((terms) => terms[0] ?? '');
+    const joined = otherTerms.map((term, index) => {
+      const word = sql.raw(`word_${String(index + 1)}`);
+      return sql` JOIN patient_search_terms ${word}
+        ON ${word}.tenant_id = term.tenant_id AND ${word}.term = ${term} AND ${word}.patient_id = term.patient_id`;
+    });
     return sql`SELECT term.patient_id FROM patient_search_terms term${sql.join(joined, sql``)}
-      WHERE term.term = ${firstTerm ?? ''}${inCenter(centerId)}${limited}`;
+      WHERE term.term = ${firstTerm}${inCenter(centerId)}${limited}`;
   }
   const driver = plan === undefined ? undefined : words[plan.driver];
   if (plan === undefined || driver === undefined)
