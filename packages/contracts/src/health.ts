@@ -314,6 +314,27 @@ export const healthSeriesSchema = z.object({
 });
 export type HealthSeries = z.infer<typeof healthSeriesSchema>;
 
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+
+/**
+ * How long a pause in a series is still drawn as one line, in milliseconds (both front ends break
+ * their lines past it, rather than draw readings that were never taken). Rollups have a point per
+ * hour or day with readings, so a missing bucket is a pause (half a bucket more allows for a day of
+ * 23 or 25 hours); raw readings come at the watch's pace, so a pause is three times the usual
+ * spacing (the median of `times`, sorted), and never less than 15 minutes.
+ */
+export function longestJoinedGap(resolution: HealthSeries['resolution'], times: readonly number[]): number {
+  if (resolution === 'hour') return 1.5 * HOUR_MS;
+  if (resolution === 'day') return 36 * HOUR_MS;
+  const spacings = times
+    .slice(1)
+    .map((time, index) => time - (times[index] ?? time))
+    .sort((a, b) => a - b);
+  const median = spacings[Math.floor(spacings.length / 2)] ?? 0;
+  return Math.max(15 * MINUTE_MS, 3 * median);
+}
+
 export const latestReadingSchema = z.object({
   measure: z.enum(MEASURE_CODES),
   value: z.number(),

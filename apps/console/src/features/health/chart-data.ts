@@ -1,6 +1,7 @@
 import {
   ALERT_LEVELS,
   fromCanonical,
+  longestJoinedGap,
   type AlertLevel,
   type HealthSeries,
   type Measure,
@@ -49,27 +50,10 @@ export const LEVEL_COLORS: Record<AlertLevel, string> = {
 };
 export const SERIES_COLORS = ['#1c7ed6', '#7048e8'] as const;
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-
-/**
- * How long a pause in the data is drawn as a line: rollups have a point per hour or day with
- * readings, so a missing bucket is a pause (half a bucket more allows for a day of 23 or 25 hours);
- * raw readings come at the watch's pace, so a pause is three times the usual spacing, and never
- * less than 15 minutes (a reading a minute late is no pause).
- */
-export function longestJoinedGap(resolution: HealthSeries['resolution'], times: readonly number[]): number {
-  if (resolution === 'hour') return 1.5 * HOUR;
-  if (resolution === 'day') return 36 * HOUR;
-  const spacings = times.slice(1).map((time, index) => time - (times[index] ?? time)).sort((a, b) => a - b);
-  const median = spacings[Math.floor(spacings.length / 2)] ?? 0;
-  return Math.max(15 * MINUTE, 3 * median);
-}
-
 /**
  * uPlot's aligned data for one or more series: x in seconds, then per series max, min and mean
  * (the band is drawn between max and min). Series are joined on their bucket times; a time one
- * series lacks is null there. Where the data pauses for longer than longestJoinedGap, a time with
+ * series lacks is null there. Where the data pauses for longer than longestJoinedGap (contracts), a time with
  * no value is put in the middle, so that the line breaks there (the series draw with spanGaps off)
  * instead of drawing readings that were never taken.
  */

@@ -1,4 +1,4 @@
-import type { HealthPoint } from '@rpm/contracts';
+import { longestJoinedGap, type HealthPoint } from '@rpm/contracts';
 
 const WIDTH = 340;
 const HEIGHT = 170;
@@ -15,6 +15,26 @@ interface ChartProps {
   format: (value: number) => string;
   startLabel: string;
   endLabel: string;
+}
+
+/**
+ * The points in runs drawn as one line each: a pause longer than longestJoinedGap (contracts) ends
+ * a run, so the line does not cross hours in which nothing was measured.
+ */
+export function joinedRuns<Point extends { at: string }>(
+  points: readonly Point[],
+  resolution: 'raw' | 'hour' | 'day',
+): Point[][] {
+  const times = points.map((point) => Date.parse(point.at));
+  const joined = longestJoinedGap(resolution, times);
+  const runs: Point[][] = [];
+  points.forEach((point, index) => {
+    const run = runs.at(-1);
+    const previous = times[index - 1];
+    if (run === undefined || previous === undefined || (times[index] ?? previous) - previous > joined) runs.push([point]);
+    else run.push(point);
+  });
+  return runs;
 }
 
 /** A small inline SVG chart of one period (no chart library: a few dozen shapes at most). */
@@ -40,7 +60,9 @@ export function SeriesChart({
     2,
     Math.min(10, ((WIDTH - PAD.left - PAD.right) / Math.max(points.length, 1)) * 0.6),
   );
-  const line = points.map((point) => `${x(point.at).toFixed(1)},${y(point.value).toFixed(1)}`).join(' ');
+  const lines = joinedRuns(points, resolution).map((run) =>
+    run.map((point) => `${x(point.at).toFixed(1)},${y(point.value).toFixed(1)}`).join(' '),
+  );
   return (
     <svg
       className="series-chart"
@@ -64,7 +86,7 @@ export function SeriesChart({
         </g>
       ))}
       {resolution === 'raw' ? (
-        <polyline className="series-line" points={line} />
+        lines.map((line) => <polyline key={line} className="series-line" points={line} />)
       ) : (
         points.map((point) => (
           <rect
