@@ -123,7 +123,14 @@ describe('upgrade required in the patient app', () => {
     expect(await card.getByTestId('upgrade-notice').count()).toBe(0);
 
     const before = (await appointmentsOf(DEMO_PATIENT)).length;
-    // The package ends while the card is open (the app read it before).
+    await card.getByLabel('Day').fill(nextWeekday());
+    const slots = card.getByTestId('slot');
+    await expect.poll(() => slots.count()).toBeGreaterThan(1);
+    await slots.nth(2).tap();
+    await card.getByLabel('Reason for the visit').fill('Video check-up');
+    await online.check();
+    // The package ends while the card is open, just before Book (the app read it before; filled in
+    // first, so that no refetch on a slow machine shows the change before the server refuses).
     const ended = await queryDatabase<{ id: string }>(
       suite.server,
       `UPDATE subscriptions SET status = 'EXPIRED', ended_at = now() WHERE patient_id = $1 AND status IN ('ACTIVE', 'ABOUT_TO_EXPIRE') RETURNING id`,
@@ -131,12 +138,6 @@ describe('upgrade required in the patient app', () => {
     );
     expect(ended).toHaveLength(1);
     try {
-      await card.getByLabel('Day').fill(nextWeekday());
-      const slots = card.getByTestId('slot');
-      await expect.poll(() => slots.count()).toBeGreaterThan(1);
-      await slots.nth(2).tap();
-      await card.getByLabel('Reason for the visit').fill('Video check-up');
-      await online.check();
       const refused = page.waitForResponse(
         (response) => new URL(response.url()).pathname === '/health/me/appointments' && response.request().method() === 'POST',
       );
