@@ -404,7 +404,11 @@ export function searchSetupQuery(filter: Pick<PatientFilter, 'search' | 'centerI
   const words = searchWordsOf(filter.search ?? '');
   const isTenantWide = (filter.visibility === undefined || 'all' in filter.visibility) && filter.centerId === undefined;
   const look = words.length < 2 || !isTenantWide ? sql`` : sql`, plan.* FROM (${searchPlanQuery(words)}) AS plan`;
-  return sql`SELECT set_config('work_mem', ${SEARCH_WORK_MEM}, true) AS work_mem${look}`;
+  // Planned for its words each time: a search's statement has one text for every search of its
+  // shape, and a connection prepares texts it sends often (PreparingClient); a generic plan, made
+  // without the words' terms or the limit, reads whole ranges that the words' own plan would not.
+  return sql`SELECT set_config('work_mem', ${SEARCH_WORK_MEM}, true) AS work_mem,
+    set_config('plan_cache_mode', 'force_custom_plan', true) AS plan_cache_mode${look}`;
 }
 
 /** The plan a search's setup row tells (searchPlanOf): none for a single word. */
@@ -417,7 +421,10 @@ export const searchPlanOfSetup = (filter: Pick<PatientFilter, 'search'>, row: Re
  * both ranges cheaper (it cannot tell that the matches come early) and reads them whole.
  */
 const MERGED_WORDS = sql.raw('SET LOCAL enable_hashjoin = off; SET LOCAL max_parallel_workers_per_gather = 0');
-const MERGED_WORDS_DONE = sql.raw('SET LOCAL enable_hashjoin TO DEFAULT; SET LOCAL max_parallel_workers_per_gather TO DEFAULT');
+/** What the search's statements set for themselves (searchSetupQuery, MERGED_WORDS), back as it was. */
+const SEARCH_DONE = sql.raw(
+  'SET LOCAL plan_cache_mode TO DEFAULT; SET LOCAL enable_hashjoin TO DEFAULT; SET LOCAL max_parallel_workers_per_gather TO DEFAULT',
+);
 
 /** A search's page of ids and its total (searchQuery). */
 async function searchedPage(tx: TenantTransaction, filter: PatientFilter, page: { page: number; size: number }) {
@@ -425,7 +432,7 @@ async function searchedPage(tx: TenantTransaction, filter: PatientFilter, page: 
   const plan = searchPlanOfSetup(filter, setup);
   if (plan?.kind === 'join') await tx.execute(MERGED_WORDS);
   const [found] = (await tx.execute<{ total: number; exact: boolean; ids: string[] }>(searchQuery(filter, page, plan))).rows;
-  if (plan?.kind === 'join') await tx.execute(MERGED_WORDS_DONE);
+  await tx.execute(SEARCH_DONE);
   return { ids: found?.ids ?? [], total: found?.total ?? 0, isTotalExact: found?.exact ?? true };
 }
 
