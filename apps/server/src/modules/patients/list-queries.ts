@@ -370,19 +370,18 @@ export function searchQuery(filter: PatientFilter, page: { page: number; size: n
                THEN (SELECT count(*) FROM ${lookedUp(sql`1`)})
                ELSE (SELECT count(*) FROM ${patients} WHERE ${rest} AND ${withMatches}) END`;
   const pageOf = (rows: SQL) => sql`(${rows} ORDER BY ${order} LIMIT ${page.size} OFFSET ${offset})`;
-  const lookedUpMost = LOOKED_UP * end;
-  const isWalkedWithMatches = sql`NOT ${matchesUpTo(lookedUpMost)} AND ${matchesUpTo(WALKED_WITH_MATCHES * end)} AND ${isEveryMatchFound}`;
+  const isWalkedWithMatches = sql`NOT ${matchesUpTo(LOOKED_UP * end)} AND ${matchesUpTo(WALKED_WITH_MATCHES * end)} AND ${isEveryMatchFound}`;
   const checkedByTerms = (plan === undefined ? undefined : hasTermsOf(plan)) ?? isFoundBy(words);
   return sql`
     WITH found AS MATERIALIZED (${searchMatches(words, filter.centerId, plan, limit)}),
          counted AS MATERIALIZED (SELECT ${foundCount(words, filter.centerId, limit)}::int AS matches)
     SELECT ${total}::int AS total, ${isEveryMatchFound} AS exact, ARRAY(
       SELECT patients.id FROM (
-        ${pageOf(sql`SELECT patients.* FROM ${lookedUp(orderedColumns)} WHERE ${matchesUpTo(lookedUpMost)}`)}
+        ${pageOf(sql`SELECT patients.* FROM ${lookedUp(orderedColumns)} WHERE ${matchesUpTo(LOOKED_UP * end)}`)}
         UNION ALL
         ${pageOf(walked(sql`${withMatches} AND ${isWalkedWithMatches}`))}
         UNION ALL
-        ${pageOf(walked(sql`NOT ${matchesUpTo(lookedUpMost)} AND NOT (${isWalkedWithMatches}) AND ${checkedByTerms}`))}
+        ${pageOf(walked(sql`NOT ${matchesUpTo(LOOKED_UP * end)} AND NOT (${isWalkedWithMatches}) AND ${checkedByTerms}`))}
       ) AS patients ORDER BY ${order}) AS ids`;
 }
 

@@ -248,7 +248,7 @@ export function hasTermsOf(plan: SearchPlan): SQL | undefined {
     .map((terms, index) => ({ terms, size: plan.sizes[index] ?? SIZE_COUNTED }))
     .sort((one, other) => one.size - other.size);
   return sql.join(
-    rarestFirst.map(({ terms }) => sql`${hasTerm(terms, sql`${patients.tenantId}`, sql`${patients.id}`)}`),
+    rarestFirst.map(({ terms }) => hasTerm(terms, sql`${patients.tenantId}`, sql`${patients.id}`)),
     sql` AND `,
   );
 }

@@ -7,9 +7,9 @@ import {
   type PatientDelete,
   type PatientDetail,
   type PatientListQuery,
+  type PatientPageResponse,
   type PatientStatusChange,
   type PatientStatusHistoryEntry,
-  type PatientSummary,
   type PatientUpdate,
 } from '@rpm/contracts';
 import { eq } from 'drizzle-orm';
@@ -34,13 +34,8 @@ export interface PatientEnvironment {
   audit: AuditContext;
 }
 
-export interface PatientPage {
-  items: PatientSummary[];
-  page: number;
-  size: number;
-  total: number;
-  isTotalExact: boolean;
-}
+/** GET /account/patients' answer (contracts patientPageSchema). */
+export type PatientPage = PatientPageResponse;
 
 /** A 4xx naming the field it is about (the console shows it under that field). */
 export function fieldError(code: ErrorCode, field: string, zodCode = 'invalid_value'): AppError {
