@@ -115,6 +115,22 @@ export const patientSearchTerms = pgTable(
 );
 
 /**
+ * Each live patient's search terms as one array (migration 0070), kept from patient_search_terms by
+ * its triggers, under a GIN index: the words of a search are intersected there. Read only through
+ * patient_search_matching (the application role has no grant).
+ */
+export const patientSearchDocuments = pgTable(
+  'patient_search_documents',
+  {
+    tenantId: uuid('tenant_id').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    healthCenterId: uuid('health_center_id'),
+    terms: text().array().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.tenantId, table.patientId] })],
+);
+
+/**
  * Patients whose search terms are still to be written (migration 0065): an import's inserts leave
  * their ids here and patient_search_flush() writes their terms in one sorted pass. Neither read nor
  * written by the application directly.

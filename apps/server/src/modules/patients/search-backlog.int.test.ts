@@ -6,7 +6,7 @@ import { createTestApp } from '../../../test/app.js';
 import { asOwner, createTestDatabase, type TestDatabase } from '../../../test/database.js';
 import { createHealthCenter, createTenant } from '../../../test/factories.js';
 import { FLUSH_SEARCH_TERMS_TASK, flushSearchBacklogs } from './search-backlog.js';
-import { call, logInAs, patientOrganisation, type PatientOrganisation } from './test-support.js';
+import { call, documentsApartFromTerms, logInAs, patientOrganisation, type PatientOrganisation } from './test-support.js';
 
 /**
  * Deferred search terms (migration 0065): patients inserted with app.search_terms = 'deferred' (an
@@ -146,6 +146,7 @@ describe('deferred search terms', () => {
     expect(new Set(terms.map((row) => `${row.patient_id}:${row.health_center_id}`))).toEqual(
       new Set([`${renamed}:${org.centerB.id}`]),
     );
+    expect(await documentsApartFromTerms(testDb.ownerUrl)).toEqual([]);
   });
 
   it('orders a rename against a running flush: the old name never stays', async () => {
@@ -177,6 +178,7 @@ describe('deferred search terms', () => {
     expect(await found('verbena early')).toEqual([]);
     expect(await found('verbena late')).toEqual([second]);
     expect(await backlogSize(org.tenant.id)).toBe(0);
+    expect(await documentsApartFromTerms(testDb.ownerUrl)).toEqual([]);
     await Promise.all([flush.end(), rename.end(), renaming.end(), flushing.end()]);
   });
 

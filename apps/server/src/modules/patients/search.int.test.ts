@@ -15,7 +15,14 @@ import {
   SEARCH_WORK_MEM,
 } from './store.js';
 import type { SearchPlan } from './search.js';
-import { call, logInAs, patientBody, patientOrganisation, type PatientOrganisation } from './test-support.js';
+import {
+  call,
+  documentsApartFromTerms,
+  logInAs,
+  patientBody,
+  patientOrganisation,
+  type PatientOrganisation,
+} from './test-support.js';
 
 /**
  * The list's search through patient_search_terms (migration 0063): word prefixes without
@@ -52,6 +59,7 @@ async function found(token: string, search: string, extra = ''): Promise<string[
   return page.items.map((item) => item.id).sort();
 }
 const sorted = (...list: string[]) => [...list].sort();
+
 
 /** A connection as the app role in a transaction of the tenant, as a request makes it. */
 async function appTransaction(tenant: string, centers: string) {
@@ -166,6 +174,30 @@ describe('patient search', () => {
     await Promise.all([ofCenterA.end(), outsider.end(), writer.end()]);
   });
 
+  it('finds through the documents only what the caller sees, and the app role cannot read them', async () => {
+    const matching = async (tenant: string, centers: string, subject = '') => {
+      const client = await appTransaction(tenant, centers);
+      await client.query(`SELECT set_config('app.subject', $1, true)`, [subject]);
+      const rows = await client.query<{ id: string }>(
+        `SELECT id FROM patient_search_matching($1::jsonb, NULL, NULL) AS matched (id) ORDER BY id`,
+        [JSON.stringify([['hong'], ['nguyen']])],
+      );
+      await client.query('ROLLBACK');
+      await client.end();
+      return rows.rows.map((row) => row.id);
+    };
+    expect(await matching(tenantId, '*')).toEqual(sorted(ids.hongA, ids.hongB, ids.hongNone));
+    expect(await matching(tenantId, org.centerA.id)).toEqual([ids.hongA]);
+    expect(await matching(tenantId, 'none')).toEqual([]);
+    expect(await matching(tenantId, '*', 'patient')).toEqual([]);
+    const other = await asOwner<{ tenant_id: string }>(testDb.ownerUrl, 'SELECT tenant_id FROM patients WHERE id = $1', [ids.otherTenant]);
+    expect(await matching(other[0]?.tenant_id ?? '', '*')).toEqual([ids.otherTenant]);
+    const client = await appTransaction(tenantId, '*');
+    await expect(client.query('SELECT count(*) FROM patient_search_documents')).rejects.toMatchObject({ code: '42501' });
+    await client.query('ROLLBACK');
+    await client.end();
+  });
+
   it('finds a renamed patient by the new name and not the old, follows moves and deletions', async () => {
     const renamed = await createPatient(testDb.database, tenantId, {
       firstName: 'Quỳnh',
@@ -197,6 +229,17 @@ describe('patient search', () => {
     });
     expect(deleted.statusCode).toBe(200);
     expect(await found(admin, 'xuan vu')).toEqual([]);
+    // Each change kept the patient's document of terms with its terms.
+    expect(await documentsApartFromTerms(testDb.ownerUrl)).toEqual([]);
+    // A term added to a patient who has a document already is merged into it, and taken out again.
+    const addTerm = `INSERT INTO patient_search_terms (tenant_id, term, patient_id, health_center_id)
+                     SELECT tenant_id, 'zzextra', id, health_center_id FROM patients WHERE id = $1`;
+    await asOwner(testDb.ownerUrl, addTerm, [ids.hongA]);
+    expect(await documentsApartFromTerms(testDb.ownerUrl)).toEqual([]);
+    expect(await found(admin, 'hong zzextra')).toEqual([ids.hongA]);
+    await asOwner(testDb.ownerUrl, `DELETE FROM patient_search_terms WHERE term = 'zzextra'`);
+    expect(await documentsApartFromTerms(testDb.ownerUrl)).toEqual([]);
+    expect(await found(admin, 'hong nguyen')).toContain(ids.hongA);
     await asOwner(testDb.ownerUrl, `DELETE FROM patients WHERE id = $1`, [renamed.id]);
     const [left] = await asOwner<{ n: number }>(
       testDb.ownerUrl,
@@ -241,12 +284,15 @@ describe('patient search', () => {
           else expect(first).toBeUndefined();
           // The plan looked up, and each other plan the words allow, against the ranges intersected.
           const looked = plans[search];
+          // Each word probed from; through the documents, the words checked in either order.
           const others: SearchPlan[] =
             looked === undefined
               ? []
               : [
-                  { ...looked, kind: 'probe', driver: looked.sizes.indexOf(Math.min(...looked.sizes)) },
-                  ...(looked.terms.every((terms) => terms.length === 1) ? [{ ...looked, kind: 'join' as const }] : []),
+                  ...looked.terms.map((_, driver): SearchPlan => ({ terms: looked.terms, kind: 'probe', driver })),
+                  ...(looked.terms.every((terms) => terms.length <= 16)
+                    ? [{ terms: looked.terms, kind: 'documents' as const, rarestFirst: looked.terms.map((_, index) => index).reverse() }]
+                    : []),
                 ];
           for (const [index, plan] of [looked, ...others].entries())
             for (const page of [0, 1]) {
@@ -259,27 +305,38 @@ describe('patient search', () => {
       await client.query('ROLLBACK');
       await client.end();
     }
-    // Merged where every word names one term and none is far rarer; probed where the other words
-    // name at most 16 terms; neither where "k" (17 terms or more: Kha, Khoa, Kim, Kax…) is not the
-    // rarest word.
+    // Found through the documents where every word names at most 16 terms; otherwise (a word "k"
+    // of 17 terms or more: Kha, Khoa, Kim, Kax…; "srch": 56 terms, one a patient) counted, and
+    // intersected here, as neither word with more terms is the rarest one (searchPlanOf's other
+    // choices: search.test.ts).
     const kinds = Object.fromEntries(Object.entries(plans).map(([search, plan]) => [search, plan?.kind ?? 'intersect']));
-    // ("srch" names 56 terms, one a patient, and is not the rarest word.)
     expect(kinds).toEqual({
-      'pham lan': 'probe',
-      'lan pham': 'probe',
-      'pham l': 'probe',
+      'pham lan': 'documents',
+      'lan pham': 'documents',
+      'pham l': 'documents',
       'vo k': 'intersect',
-      'dang kh': 'probe',
-      'p l': 'probe',
+      'dang kh': 'documents',
+      'p l': 'documents',
       'pham lan srch': 'intersect',
-      'lan pham vo': 'probe',
-      'lan vo': 'probe',
+      'lan pham vo': 'documents',
+      'lan vo': 'documents',
       'k pham': 'intersect',
-      'vo ka': 'probe',
-      'pham x': 'probe',
-      'vo kim': 'join',
-      'kim pham dang': 'join',
+      'vo ka': 'documents',
+      'pham x': 'documents',
+      'vo kim': 'documents',
+      'kim pham dang': 'documents',
     });
+    // The words' order for a walk's checks: Pham (32 of the 56) after Dang (8), as the statistics tell.
+    await asOwner(testDb.ownerUrl, 'ANALYZE patient_search_documents');
+    const orderOf = async (words: string[][]) => {
+      const client = await appTransaction(tenantId, '*');
+      const [row] = (await client.query<{ order: number[] }>('SELECT patient_search_rarest_first($1::jsonb) AS order', [JSON.stringify(words)])).rows;
+      await client.query('ROLLBACK');
+      await client.end();
+      return row?.order;
+    };
+    expect(await orderOf([['pham'], ['dang']])).toEqual([1, 0]);
+    expect(await orderOf([['dang'], ['pham']])).toEqual([0, 1]);
     // The answers themselves, through the list: Lan, Lanh and Loan's Phams (4 of 7 families, 3 of 8 given names).
     const phamLan = await found(admin, 'pham lan');
     expect(await found(admin, 'lan pham')).toEqual(phamLan);
@@ -308,7 +365,7 @@ describe('patient search', () => {
     // One word: counted up to 1,500 × the page's end, then the list is walked.
     expect(await listed(admin, 'search=rowe&size=1')).toEqual({ codes: ['TR0001'], total: 1500, isTotalExact: false });
     expect(await listed(admin, 'search=rowe&size=1&page=1')).toEqual({ codes: ['TR0002'], total: 1600, isTotalExact: true });
-    // Two words, merged (one term each, neither far rarer): up to 100 × the page's end, then walked with key probes.
+    // Two words, found through the documents: up to 100 × the page's end, then walked with key probes.
     expect(await listed(admin, 'search=tallis+rowe&size=1')).toEqual({ codes: ['TR0001'], total: 100, isTotalExact: false });
     expect(await listed(admin, 'search=rowe+tallis&size=1&page=1')).toEqual({ codes: ['TR0002'], total: 200, isTotalExact: false });
     // From the other end the walk passes the Oakes first: each word is checked.
@@ -365,19 +422,28 @@ describe('patient search', () => {
       expect(text).toMatch(/Index Cond: \(\(tenant_id = .*\) AND \(term >= /);
       expect(text).not.toMatch(/Seq Scan on patient_search_terms/);
     }
-    // With the plan a whole-tenant caller's first look picks (both words rare, one term each:
-    // merged), run as this center's caller: each word's term by the key, merged by patient.
+    // With the plan a whole-tenant caller's first look picks (each word names one term: found
+    // through the documents), run as this center's caller: the documents' inverted index, not
+    // their rows one by one, and only center A's patient.
     const { sql: setupText, params: setupParams } = dialect.sqlToQuery(searchSetupQuery({ ...filter, visibility: { all: true } }));
     const searchPlan = searchPlanOfSetup(filter, (await client.query<Record<string, unknown>>(setupText, setupParams)).rows[0]);
-    expect(searchPlan).toMatchObject({ kind: 'join', terms: [['hong'], ['nguyen']] });
+    expect(searchPlan).toMatchObject({ kind: 'documents', terms: [['hong'], ['nguyen']] });
     if (searchPlan === undefined) return;
-    await client.query('SET LOCAL enable_hashjoin = off; SET LOCAL max_parallel_workers_per_gather = 0');
-    const merged = await plan(searchQuery(filter, { page: 0, size: 20 }, searchPlan), 'ANALYZE, COSTS OFF');
-    expect(merged).toMatch(/Merge Join/);
-    expect(merged).toMatch(/Index Cond: \(\(tenant_id = .*\) AND \(term = 'hong'::text\)\)/);
-    expect(merged).toMatch(/Index Cond: \(\(tenant_id = .*\) AND \(term = 'nguyen'::text\)\)/);
+    await asOwner(testDb.ownerUrl, 'ANALYZE patient_search_documents');
+    const documentsRead = async () =>
+      (
+        await client.query<{ seq: number; index: number }>(
+          `SELECT seq_scan::int AS seq, idx_scan::int AS index FROM pg_stat_xact_user_tables WHERE relname = 'patient_search_documents'`,
+        )
+      ).rows[0] ?? { seq: 0, index: 0 };
+    const before = await documentsRead();
+    const documented = dialect.sqlToQuery(searchQuery(filter, { page: 0, size: 20 }, searchPlan));
+    expect((await client.query(documented.sql, documented.params)).rows[0]).toEqual({ total: 1, exact: true, ids: [ids.hongA] });
+    const after = await documentsRead();
+    expect(after.seq - before.seq).toBe(0);
+    expect(after.index - before.index).toBeGreaterThan(0);
     // Probed: the rarest word's range, and a key probe per row for the other word's terms.
-    const probed = await plan(searchQuery(filter, { page: 0, size: 20 }, { ...searchPlan, kind: 'probe', driver: 0 }), 'ANALYZE, COSTS OFF');
+    const probed = await plan(searchQuery(filter, { page: 0, size: 20 }, { terms: searchPlan.terms, kind: 'probe', driver: 0 }), 'ANALYZE, COSTS OFF');
     expect(probed).toMatch(/Index Cond: \(\(tenant_id = .*\) AND \(term >= /);
     expect(probed).toMatch(/Index Cond: \(\(tenant_id = term\.tenant_id\) AND \(term = ANY .*\) AND \(patient_id = term\.patient_id\)\)/);
     expect(probed).not.toMatch(/Seq Scan on patient/);

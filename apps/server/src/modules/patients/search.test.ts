@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchWordsOf } from './search.js';
+import { searchPlanOf, searchWordsOf } from './search.js';
 
 describe('searchWordsOf', () => {
   it('cuts names and ids at spaces and punctuation, as the terms are cut', () => {
@@ -40,5 +40,42 @@ describe('searchWordsOf', () => {
     expect(searchWordsOf('@')).toEqual([]);
     expect(searchWordsOf('lan lan')).toEqual([{ kind: 'word', text: 'lan' }]);
     expect(searchWordsOf('a b c d e f g h i j')).toHaveLength(8);
+  });
+});
+
+describe('searchPlanOf', () => {
+  const words = searchWordsOf('tran linh');
+  const row = (terms: string[][], sizes: (number | null)[], rarestFirst: number[] | null = null): Record<string, unknown> =>
+    Object.fromEntries<unknown>([
+      ...terms.map((list, index): [string, unknown] => [`terms_${String(index)}`, list]),
+      ...sizes.map((size, index): [string, unknown] => [`size_${String(index)}`, size]),
+      ['rarest_first', rarestFirst],
+    ]);
+  const many = Array.from({ length: 17 }, (_, index) => `t${String(index)}`);
+
+  it('finds words of at most 16 terms each through the documents, rarest word first', () => {
+    expect(searchPlanOf(words, row([['tran', 'trang'], ['linh']], [null, null], [1, 0]))).toEqual({
+      kind: 'documents',
+      terms: [['tran', 'trang'], ['linh']],
+      rarestFirst: [1, 0],
+    });
+    // Without a usable order, as typed.
+    expect(searchPlanOf(words, row([['tran'], ['linh']], [null, null], [3]))).toMatchObject({ rarestFirst: [0, 1] });
+    // No term at all: nothing is found, through the documents too.
+    expect(searchPlanOf(words, row([[], ['linh']], [null, null]))?.kind).toBe('documents');
+    // A word of digits (a phone's, an id's number) or an email is not in the documents: counted instead.
+    expect(searchPlanOf(searchWordsOf('tran 0912'), row([['tran'], ['0912345678']], [5_000, 1]))).toMatchObject({ kind: 'probe', driver: 1 });
+    expect(searchPlanOf(searchWordsOf('tran an@x'), row([['tran'], ['@an@x.vn']], [5_000, 1]))?.kind).toBe('probe');
+    // One word: no plan.
+    expect(searchPlanOf(searchWordsOf('tran'), row([['tran']], [null]))).toBeUndefined();
+  });
+
+  it('counts a word of more terms, and probes or intersects by the counts', () => {
+    // The word of many terms is the rarest: probed from it, the other word's terms listed.
+    expect(searchPlanOf(words, row([many, ['linh']], [100, 5_000]))).toEqual({ kind: 'probe', driver: 0, terms: [many, ['linh']] });
+    // It is not the rarest: the rarest word's rows cannot be probed for its terms.
+    expect(searchPlanOf(words, row([many, ['linh']], [5_000, 100]))).toBeUndefined();
+    // Both counted past the bound: intersected.
+    expect(searchPlanOf(words, row([many, ['linh']], [20_000, 20_000]))).toBeUndefined();
   });
 });

@@ -90,28 +90,34 @@ function patientsOfWord(word: SearchWord, centerId: string | undefined): SQL {
  * How a search of several words reads its matches, chosen from a first look at each word
  * (searchPlanQuery); `terms` are the distinct terms each word's ranges hold, index-aligned with the
  * words.
- * - `join`: every word names exactly one term. The terms' key lists each term's patients in id
- *   order, so the words' rows are merged as they are read (a merge join), and reading can stop once
- *   enough matches are found.
+ * - `documents`: every word is a word of letters naming at most TERMS_LISTED terms. The patients
+ *   having one of each word's terms are found in the inverted index of their terms
+ *   (patient_search_documents, migration 0070), where the words' lists are intersected inside the
+ *   index. The words are also ordered by how many patients have them, as the planner estimates
+ *   it, for a walk's checks.
+ * Otherwise (a word names more terms, such as "n" or "h"), each word's rows were counted too:
  * - `probe`: the rarest word (`driver`) has fewer than SIZE_COUNTED rows and every other word names
  *   at most TERMS_LISTED terms. The driver's range is read, and each of its patients is checked for
- *   the other words by one key probe per word. Chosen over `join` when the other words hold
- *   PROBE_COST times the driver's rows.
+ *   the other words by one key probe per word.
  * Undefined: every range is read and intersected.
  */
-export type SearchPlan = (
+export type SearchPlan = { terms: readonly (readonly string[])[] } & (
+  | {
+      kind: 'documents';
+      /** The words (indexes), from the one the fewest patients have to the most, as estimated. */
+      rarestFirst: readonly number[];
+    }
   | { kind: 'probe'; driver: number }
-  | { kind: 'join' }
-) & {
-  terms: readonly (readonly string[])[];
-  /** Each word's rows as far as they were counted (up to SIZE_COUNTED). */
-  sizes: readonly number[];
-};
+);
+
+/**
+ * Whether every word is one the documents answer: a word of letters (the documents leave out the
+ * phone's digits, the id's number and the email; migration 0070).
+ */
+const isDocumented = (words: readonly SearchWord[]) => words.every((word) => word.kind === 'word');
 
 /** Up to this many rows of a word's ranges are counted, to tell the rarest word. */
 const SIZE_COUNTED = 20_000;
-/** What a key probe costs in rows of a range read (about 4 µs against 0.35 µs at a million patients). */
-const PROBE_COST = 12;
 /** A word is checked by its terms when its ranges hold at most this many distinct terms. */
 const TERMS_LISTED = 16;
 
@@ -128,42 +134,63 @@ function termsOf(low: SQL, limit: number): SQL {
 }
 
 /**
- * One row: per word, how many rows its ranges hold (up to SIZE_COUNTED: `size_i`) and the distinct
- * terms they hold (up to TERMS_LISTED + 1: `terms_i`), both as the caller sees them. Reading a
- * common word's first rows and a rare one's all costs a few milliseconds, against the hundreds of
- * thousands of rows an intersection of a common word reads. Made for whole-tenant searches only
- * (searchSetupQuery): no center filter.
+ * One row: per word, the distinct terms its ranges hold as the caller sees them (up to
+ * TERMS_LISTED + 1: `terms_i`); when every word is a word of letters naming at most TERMS_LISTED of
+ * them, the words from
+ * the rarest (`rarest_first`, patient_search_rarest_first), else how many rows each word's ranges
+ * hold (up to SIZE_COUNTED: `size_i`). Listing the terms costs a key probe a term; counting a common
+ * word's first rows a few milliseconds, against the hundreds of thousands of rows an intersection
+ * of a common word reads. Made for whole-tenant searches only (searchSetupQuery): no center filter.
  */
 export function searchPlanQuery(words: readonly SearchWord[]): SQL {
-  const columns = words.map((word, index) => {
-    const size = sql`(SELECT count(*) FROM (SELECT 1 FROM (${patientsOfWord(word, undefined)}) AS rows LIMIT ${SIZE_COUNTED}) AS counted)::int`;
+  const column = (name: string, index: number) => sql.raw(`${name}_${String(index)}`);
+  const listed = words.map((word, index) => {
     const terms = sql.join(
       lowsOf(word).map((low) => sql`SELECT term FROM ${termsOf(low, TERMS_LISTED + 1)} AS listed`),
       sql` UNION `,
     );
-    return sql`${size} AS ${sql.raw(`size_${String(index)}`)}, ARRAY(${terms}) AS ${sql.raw(`terms_${String(index)}`)}`;
+    return sql`ARRAY(${terms}) AS ${column('terms', index)}`;
   });
-  return sql`SELECT ${sql.join(columns, sql`, `)}`;
+  const isEveryWordListed = isDocumented(words)
+    ? sql.join(
+        words.map((_, index) => sql`cardinality(listed.${column('terms', index)}) <= ${TERMS_LISTED}`),
+        sql` AND `,
+      )
+    : sql`false`;
+  const everyWord = sql.join(
+    words.map((_, index) => sql`to_jsonb(listed.${column('terms', index)})`),
+    sql`, `,
+  );
+  // Counted only when needed: an uncorrelated subquery runs when its value is first asked for.
+  const sizes = words.map(
+    (word, index) => sql`CASE WHEN ${isEveryWordListed} THEN NULL
+      ELSE (SELECT count(*) FROM (SELECT 1 FROM (${patientsOfWord(word, undefined)}) AS rows LIMIT ${SIZE_COUNTED}) AS counted)::int
+      END AS ${column('size', index)}`,
+  );
+  // OFFSET 0: the terms are listed once, not once for each column that reads them.
+  return sql`SELECT listed.*, ${sql.join(sizes, sql`, `)},
+      CASE WHEN ${isEveryWordListed} THEN patient_search_rarest_first(jsonb_build_array(${everyWord})) END AS rarest_first
+    FROM (SELECT ${sql.join(listed, sql`, `)} OFFSET 0) AS listed`;
 }
 
 /**
- * The plan searchPlanQuery's row tells (SearchPlan): `probe` when the rarest word is far rarer than
- * the others, `join` when every word names one term, else `probe` when the others name few enough
- * terms; otherwise none (the ranges intersected).
+ * The plan searchPlanQuery's row tells (SearchPlan): `documents` when every word is a word of
+ * letters naming at most TERMS_LISTED terms; else `probe` when the rarest word was counted below SIZE_COUNTED and the
+ * others name few enough terms; otherwise none (the ranges intersected).
  */
 export function searchPlanOf(words: readonly SearchWord[], row: Record<string, unknown>): SearchPlan | undefined {
   if (words.length < 2) return undefined;
-  const sizes = words.map((_, index) => Number(row[`size_${String(index)}`]));
   const terms = words.map((_, index) => (row[`terms_${String(index)}`] as string[] | null) ?? []);
+  if (isDocumented(words) && terms.every((list) => list.length <= TERMS_LISTED)) {
+    const ranked = ((row.rarest_first as number[] | null) ?? []).filter((index) => index >= 0 && index < words.length);
+    const rarestFirst = ranked.length === words.length ? ranked : words.map((_, index) => index);
+    return { kind: 'documents', terms, rarestFirst };
+  }
+  const sizes = words.map((_, index) => Number(row[`size_${String(index)}`] ?? SIZE_COUNTED));
   const driver = sizes.indexOf(Math.min(...sizes));
   const least = sizes[driver] ?? SIZE_COUNTED;
-  const others = sizes.reduce((sum, size) => sum + size, 0) - least;
   const canProbe = least < SIZE_COUNTED && terms.every((list, index) => index === driver || list.length <= TERMS_LISTED);
-  // Merging reads every word's rows, probing the rarest word's rows with a probe each: probing pays
-  // only when the other words hold PROBE_COST times as many rows (as far as they were counted).
-  if (canProbe && least * PROBE_COST < others) return { kind: 'probe', driver, terms, sizes };
-  if (terms.every((list) => list.length === 1)) return { kind: 'join', terms, sizes };
-  return canProbe ? { kind: 'probe', driver, terms, sizes } : undefined;
+  return canProbe ? { kind: 'probe', driver, terms } : undefined;
 }
 
 /** A key probe: whether the patient of `patientId` has one of `terms` (patient_search_terms' key). */
@@ -188,17 +215,10 @@ export function searchMatches(
   if (first === undefined) return sql`SELECT NULL::uuid AS patient_id WHERE false`;
   if (others.length === 0) return patientsOfWord(first, centerId);
   const limited = limit === undefined ? sql`` : sql` LIMIT ${limit}`;
-  if (plan?.kind === 'join') {
-    // One exact term a word: each term's rows come in patient order, merged as they are read.
-    const [firstTerm = '', ...otherTerms] = plan.terms.map((terms) => terms[0] ?? '');
-    const joined = otherTerms.map((term, index) => {
-      const word = sql.raw(`word_${String(index + 1)}`);
-      return sql` JOIN patient_search_terms ${word}
-        ON ${word}.tenant_id = term.tenant_id AND ${word}.term = ${term} AND ${word}.patient_id = term.patient_id`;
-    });
-    return sql`SELECT term.patient_id FROM patient_search_terms term${sql.join(joined, sql``)}
-      WHERE term.term = ${firstTerm}${inCenter(centerId)}${limited}`;
-  }
+  if (plan?.kind === 'documents')
+    // Found with the owner's rights, which the function limits to what the caller sees (0070).
+    return sql`SELECT matched.patient_id FROM patient_search_matching(${JSON.stringify(plan.terms)}::jsonb,
+      ${centerId ?? null}::uuid, ${limit ?? null}::int) AS matched (patient_id)`;
   const driver = plan === undefined ? undefined : words[plan.driver];
   if (plan === undefined || driver === undefined)
     return sql.join(
@@ -238,17 +258,14 @@ export function foundCount(words: readonly SearchWord[], centerId?: string, limi
 
 /**
  * Whether the patient row in scope has, for every word, one of the terms the plan lists for it:
- * one key probe a word (about a microsecond), for walking a list where a row's terms computed
- * (isFoundBy) cost about twenty. Undefined when a word names more terms than were listed.
+ * one key probe a word (a few microseconds), the rarest word first (most rows fail its probe, and
+ * the others are not probed), for walking a list where a row's terms computed (isFoundBy) cost
+ * about twenty. Undefined unless every word's terms were listed (a `documents` plan).
  */
 export function hasTermsOf(plan: SearchPlan): SQL | undefined {
-  if (plan.terms.some((terms) => terms.length > TERMS_LISTED)) return undefined;
-  // The rarest word first: most rows fail its probe, and the others are not probed.
-  const rarestFirst = plan.terms
-    .map((terms, index) => ({ terms, size: plan.sizes[index] ?? SIZE_COUNTED }))
-    .sort((one, other) => one.size - other.size);
+  if (plan.kind !== 'documents') return undefined;
   return sql.join(
-    rarestFirst.map(({ terms }) => hasTerm(terms, sql`${patients.tenantId}`, sql`${patients.id}`)),
+    plan.rarestFirst.map((index) => hasTerm(plan.terms[index] ?? [], sql`${patients.tenantId}`, sql`${patients.id}`)),
     sql` AND `,
   );
 }

@@ -145,3 +145,21 @@ export function outcomeOf(response: { statusCode: number; json: () => unknown })
 }
 
 export type App = FastifyInstance;
+
+/**
+ * Patients whose document (patient_search_documents, migration 0070) differs from their rows of
+ * patient_search_terms a word of letters can start, in terms or center, in any tenant: none when
+ * the triggers keep them.
+ */
+export async function documentsApartFromTerms(ownerUrl: string): Promise<unknown[]> {
+  return asOwner(
+    ownerUrl,
+    `WITH kept AS (
+       SELECT tenant_id, patient_id, (array_agg(health_center_id))[1] AS center, array_agg(term ORDER BY term) AS terms
+         FROM patient_search_terms WHERE patient_search_is_documented(term) GROUP BY tenant_id, patient_id)
+     SELECT coalesce(kept.patient_id, document.patient_id) AS patient_id, kept.terms AS kept, document.terms AS document
+       FROM kept FULL JOIN patient_search_documents document
+         ON document.tenant_id = kept.tenant_id AND document.patient_id = kept.patient_id
+      WHERE kept.terms IS DISTINCT FROM document.terms OR kept.center IS DISTINCT FROM document.health_center_id`,
+  );
+}
