@@ -136,9 +136,8 @@ function termsOf(low: SQL, limit: number): SQL {
 /**
  * One row: per word, the distinct terms its ranges hold as the caller sees them (up to
  * TERMS_LISTED + 1: `terms_i`); when every word is a word of letters naming at most TERMS_LISTED of
- * them, the words from
- * the rarest (`rarest_first`, patient_search_rarest_first), else how many rows each word's ranges
- * hold (up to SIZE_COUNTED: `size_i`). Listing the terms costs a key probe a term; counting a common
+ * them, the words from the rarest (`rarest_first`, patient_search_rarest_first), else how many rows
+ * each word's ranges hold (up to SIZE_COUNTED: `size_i`). Listing the terms costs a key probe a term; counting a common
  * word's first rows a few milliseconds, against the hundreds of thousands of rows an intersection
  * of a common word reads. Made for whole-tenant searches only (searchSetupQuery): no center filter.
  */
@@ -175,8 +174,8 @@ export function searchPlanQuery(words: readonly SearchWord[]): SQL {
 
 /**
  * The plan searchPlanQuery's row tells (SearchPlan): `documents` when every word is a word of
- * letters naming at most TERMS_LISTED terms; else `probe` when the rarest word was counted below SIZE_COUNTED and the
- * others name few enough terms; otherwise none (the ranges intersected).
+ * letters naming at most TERMS_LISTED terms; else `probe` when the rarest word was counted below
+ * SIZE_COUNTED and the others name few enough terms; otherwise none (the ranges intersected).
  */
 export function searchPlanOf(words: readonly SearchWord[], row: Record<string, unknown>): SearchPlan | undefined {
   if (words.length < 2) return undefined;
@@ -260,12 +259,17 @@ export function foundCount(words: readonly SearchWord[], centerId?: string, limi
  * Whether the patient row in scope has, for every word, one of the terms the plan lists for it:
  * one key probe a word (a few microseconds), the rarest word first (most rows fail its probe, and
  * the others are not probed), for walking a list where a row's terms computed (isFoundBy) cost
- * about twenty. Undefined unless every word's terms were listed (a `documents` plan).
+ * about twenty. Undefined when a word names more terms than were listed.
  */
 export function hasTermsOf(plan: SearchPlan): SQL | undefined {
-  if (plan.kind !== 'documents') return undefined;
+  if (plan.terms.some((terms) => terms.length > TERMS_LISTED)) return undefined;
+  // A probe plan's driver is the word counted rarest.
+  const order =
+    plan.kind === 'documents'
+      ? plan.rarestFirst
+      : [plan.driver, ...plan.terms.map((_, index) => index).filter((index) => index !== plan.driver)];
   return sql.join(
-    plan.rarestFirst.map((index) => hasTerm(plan.terms[index] ?? [], sql`${patients.tenantId}`, sql`${patients.id}`)),
+    order.map((index) => hasTerm(plan.terms[index] ?? [], sql`${patients.tenantId}`, sql`${patients.id}`)),
     sql` AND `,
   );
 }
