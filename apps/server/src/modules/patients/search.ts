@@ -213,7 +213,6 @@ export function searchMatches(
   const [first, ...others] = words;
   if (first === undefined) return sql`SELECT NULL::uuid AS patient_id WHERE false`;
   if (others.length === 0) return patientsOfWord(first, centerId);
-  const limited = limit === undefined ? sql`` : sql` LIMIT ${limit}`;
   if (plan?.kind === 'documents')
     // Found with the owner's rights, which the function limits to what the caller sees (0070).
     return sql`SELECT matched.patient_id FROM patient_search_matching(${JSON.stringify(plan.terms)}::jsonb,
@@ -230,6 +229,7 @@ export function searchMatches(
   );
   // A driver of one term lists each patient once: read in the key's order, it can stop at the limit.
   const isOneTerm = plan.terms[plan.driver]?.length === 1;
+  const limited = limit === undefined ? sql`` : sql` LIMIT ${limit}`;
   return sql`SELECT ${isOneTerm ? sql`` : sql`DISTINCT `}term.patient_id FROM patient_search_terms term
     WHERE (${sql.join(rangesOf(driver), sql` OR `)})${inCenter(centerId)} AND ${sql.join(probes, sql` AND `)}${limited}`;
 }
