@@ -117,6 +117,8 @@ export async function startBenchServer(
         child.kill('SIGTERM');
         await exited;
       }
+      // BENCH_SERVER_OUTPUT: a file to keep the server's output in (e.g. with --trace-gc).
+      if (process.env.BENCH_SERVER_OUTPUT) await writeFile(process.env.BENCH_SERVER_OUTPUT, output);
       if (!isReused && process.env.BENCH_KEEP_DATABASE !== 'true')
         await adminQuery(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(database)} WITH (FORCE)`);
     },

@@ -2,7 +2,7 @@ import type { CollectorResult } from '@rpm/contracts';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { TenantTransaction } from '../../db/database.js';
-import { isoInstant } from '../../lib/iso-instant.js';
+import { boolArray, float8Array, int4Array, textArray, timestamptzArray } from '../../db/binary-array.js';
 import {
   devices,
   ecgRecords,
@@ -12,9 +12,6 @@ import {
   sportRecords,
 } from '../../db/schema.js';
 import type { CheckedBatch, ReadingRow } from './ingest-input.js';
-
-/** A PostgreSQL array literal of simple tokens (measures, sources, ISO instants, numbers): one bind parameter. */
-const arrayLiteral = (values: readonly (string | number)[]) => `{${values.join(',')}}`;
 
 /** A reading's identity in a batch: measure, instant (ms) and source. */
 export const readingKey = (measure: string, atMs: number, source: string) => `${measure}|${String(atMs)}|${source}`;
@@ -130,17 +127,18 @@ export async function insertReadings(
   const rows = distinctRows(given);
   if (rows.length === 0) return [];
   const slots = quarterHoursOf(rows);
+  // The arrays go in PostgreSQL's binary format: no instant or number is formatted here and parsed there.
   const result = await tx.execute<{ added: number; added_keys: string[] }>(sql`
     SELECT added, added_keys FROM ingest_readings(
       ${target.tenantId}::uuid, ${target.patientId}::uuid, ${target.deviceId}::uuid, ${target.batchId}::uuid,
       ${target.receivedAt.toISOString()}::timestamptz,
-      ${arrayLiteral(rows.map((row) => row.measure))}::text[], ${arrayLiteral(rows.map((row) => isoInstant(row.measuredAt.getTime())))}::timestamptz[],
-      ${arrayLiteral(rows.map((row) => row.value))}::float8[], ${arrayLiteral(rows.map((row) => row.source))}::text[],
-      ${arrayLiteral(rows.map((row) => (row.late ? 't' : 'f')))}::boolean[],
-      ${arrayLiteral(slots.map((slot) => slot.measure))}::text[], ${arrayLiteral(slots.map((slot) => isoInstant(slot.startMs)))}::timestamptz[],
-      ${arrayLiteral(slots.map((slot) => slot.count))}::integer[], ${arrayLiteral(slots.map((slot) => slot.sum))}::float8[],
-      ${arrayLiteral(slots.map((slot) => slot.min))}::float8[], ${arrayLiteral(slots.map((slot) => slot.max))}::float8[],
-      ${arrayLiteral(slots.map((slot) => slot.lastValue))}::float8[], ${arrayLiteral(slots.map((slot) => isoInstant(slot.lastAtMs)))}::timestamptz[])`);
+      ${textArray(rows.map((row) => row.measure))}::text[], ${timestamptzArray(rows.map((row) => row.measuredAt.getTime()))}::timestamptz[],
+      ${float8Array(rows.map((row) => row.value))}::float8[], ${textArray(rows.map((row) => row.source))}::text[],
+      ${boolArray(rows.map((row) => row.late))}::boolean[],
+      ${textArray(slots.map((slot) => slot.measure))}::text[], ${timestamptzArray(slots.map((slot) => slot.startMs))}::timestamptz[],
+      ${int4Array(slots.map((slot) => slot.count))}::integer[], ${float8Array(slots.map((slot) => slot.sum))}::float8[],
+      ${float8Array(slots.map((slot) => slot.min))}::float8[], ${float8Array(slots.map((slot) => slot.max))}::float8[],
+      ${float8Array(slots.map((slot) => slot.lastValue))}::float8[], ${timestamptzArray(slots.map((slot) => slot.lastAtMs))}::timestamptz[])`);
   const answer = result.rows[0];
   const added = answer?.added ?? 0;
   // Usually every reading is new and the answer is one number; otherwise it names the new ones.
