@@ -129,15 +129,15 @@ describe('patients', () => {
   });
 
   it('says a broad search has more matches than it counted, and pages on', async () => {
-    // 2,100 patients named Tallis Rowe, in the demo tenant's first center.
+    // 10,100 patients named Tallis Rowe, in the demo tenant's first center.
     const client = new pg.Client({ connectionString: server.databaseUrl });
     await client.connect();
     try {
       await client.query(
         `INSERT INTO patients (tenant_id, id, patient_code, first_name, last_name, health_center_id)
-         SELECT center.tenant_id, gen_random_uuid(), 'TR' || lpad(n::text, 4, '0'), 'Tallis', 'Rowe', center.id
+         SELECT center.tenant_id, gen_random_uuid(), 'TR' || lpad(n::text, 5, '0'), 'Tallis', 'Rowe', center.id
            FROM (SELECT center.tenant_id, center.id FROM health_centers center JOIN tenants tenant ON tenant.id = center.tenant_id
-                  WHERE tenant.code = 'demo' ORDER BY center.created_at LIMIT 1) AS center, generate_series(1, 2100) n`,
+                  WHERE tenant.code = 'demo' ORDER BY center.created_at LIMIT 1) AS center, generate_series(1, 10100) n`,
       );
     } finally {
       await client.end();
@@ -146,14 +146,14 @@ describe('patients', () => {
     await page.getByRole('navigation').getByRole('link', { name: 'Patients' }).click();
     await page.waitForURL('**/admin/patients');
     await page.getByRole('textbox', { name: 'Search patients' }).fill('Tallis Rowe');
-    // The first page reads up to 2,000 matches (100 for each row up to its end), then stops counting.
-    await poll(() => page.getByTestId('pager-summary').textContent()).toBe('1–20 of more than 2,000');
+    // The first page reads up to 10,000 matches (500 for each row up to its end), then stops counting.
+    await poll(() => page.getByTestId('pager-summary').textContent()).toBe('1–20 of more than 10,000');
     expect(await rows(page).count()).toBe(20);
     await page.waitForTimeout(300);
     await screenshot(page, 'patients-search-more');
-    // The second page reads up to 4,000: all 2,100, counted exactly.
+    // The second page reads up to 20,000: all 10,100, counted exactly.
     await page.getByRole('button', { name: 'Page 2' }).click();
-    await poll(() => page.getByTestId('pager-summary').textContent()).toBe('21–40 of 2,100');
+    await poll(() => page.getByTestId('pager-summary').textContent()).toBe('21–40 of 10,100');
     expect(new Set(await namesOf(page))).toEqual(new Set(['Tallis Rowe']));
   });
 });

@@ -317,6 +317,17 @@ function isSearchCountedByTerms(
 const LOOKED_UP = 100;
 const WALKED_WITH_MATCHES = 1_500;
 
+/**
+ * Words found in the documents' inverted index (plan `documents`) read up to this many matches per
+ * row up to the page's end before the list is walked by probes: a match costs 1.4–2 µs there
+ * (its document's row), where a probe walk of n matches visits 20 × patients / n rows at about
+ * 7 µs each (the row, its visibility and one key probe a word). At a million patients, "Nguyen Huy"
+ * (4,896 matches) read 2,001 and then walked 4,400 rows by probes (42 ms); reading them all and
+ * walking with the hash of them takes 16 ms (EXPLAIN ANALYZE), and its total is exact
+ * (decisions.md).
+ */
+const READ_FROM_DOCUMENTS = 500;
+
 /** Up to this many matches, a filtered search's total looks them up; past it, it reads the filter's rows. */
 const COUNTED_BY_LOOKUP = 20_000;
 
@@ -325,8 +336,9 @@ const COUNTED_BY_LOOKUP = 20_000;
  * past a bound"): staff searching all they see, by center at most, whose total is the number of
  * matches. One word, whose rows are counted from the index: enough to choose the page's way
  * (WALKED_WITH_MATCHES × the page's end). Several words read by a plan: enough to look the page's
- * rows up (LOOKED_UP × the page's end); past it, the list is walked. One more than that tells that
- * there are more. Undefined: every match is read and the total is exact.
+ * rows up (LOOKED_UP × the page's end); past it, the list is walked; from the documents, enough to
+ * walk with the matches' hash (READ_FROM_DOCUMENTS × the page's end). One more than that tells
+ * that there are more. Undefined: every match is read and the total is exact.
  */
 export function searchLimitOf(
   filter: PatientFilter,
@@ -337,6 +349,7 @@ export function searchLimitOf(
   const end = (page.page + 1) * page.size;
   const words = searchWordsOf(filter.search ?? '');
   if (words.length === 1) return WALKED_WITH_MATCHES * end + 1;
+  if (plan?.kind === 'documents') return READ_FROM_DOCUMENTS * end + 1;
   return plan === undefined ? undefined : LOOKED_UP * end + 1;
 }
 

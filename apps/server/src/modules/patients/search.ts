@@ -257,9 +257,10 @@ export function foundCount(words: readonly SearchWord[], centerId?: string, limi
 
 /**
  * Whether the patient row in scope has, for every word, one of the terms the plan lists for it:
- * one key probe a word (a few microseconds), the rarest word first (most rows fail its probe, and
- * the others are not probed), for walking a list where a row's terms computed (isFoundBy) cost
- * about twenty. Undefined when a word names more terms than were listed.
+ * one key probe a word (a few microseconds), for walking a list where a row's terms computed
+ * (isFoundBy) cost about twenty. The probes are written rarest word first, but the planner orders
+ * a scan's conditions by their estimated cost, so a word of fewer terms (fewer key descents) may
+ * be probed first. Undefined when a word names more terms than were listed.
  */
 export function hasTermsOf(plan: SearchPlan): SQL | undefined {
   if (plan.terms.some((terms) => terms.length > TERMS_LISTED)) return undefined;
