@@ -51,14 +51,17 @@ async function adminQuery(sql: string): Promise<void> {
 /**
  * Starts apps/server/dist/main.js on a new database `rpm_bench_<name>_<random>`; stop() drops it.
  * `BENCH_DATABASE=<name>` starts it on that existing database instead (one a run kept with
- * BENCH_KEEP_DATABASE=true; the server applies any newer migration) and keeps it.
+ * BENCH_KEEP_DATABASE=true; the server applies any newer migration) and keeps it; so does
+ * `options.database` (a second server process beside a first).
  */
 export async function startBenchServer(
   name: string,
   environment: Record<string, string> = {},
+  options: { database?: string } = {},
 ): Promise<BenchServer> {
   if (!existsSync(SERVER_ENTRY)) throw new Error('Build first: npm run build');
-  const reused = process.env.BENCH_DATABASE;
+  // `options.database`: another process of the same product on a database a first one started.
+  const reused = options.database ?? process.env.BENCH_DATABASE;
   const isReused = reused !== undefined && reused !== '';
   const database = isReused ? reused : `rpm_bench_${name}_${randomBytes(4).toString('hex')}`;
   if (!isReused) await adminQuery(`CREATE DATABASE ${pg.escapeIdentifier(database)}`);

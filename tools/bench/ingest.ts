@@ -8,7 +8,8 @@
  * BENCH_READINGS (default 400000), BENCH_CLIENTS (concurrent HTTP clients, default 4),
  * BENCH_BATCH (readings per batch, about; default 1000), BENCH_WARM_UP_ROUNDS (rounds of one batch a
  * patient posted before the clock starts; default 3: about a dozen requests for each of the
- * server's ten pooled connections, which prepares their statements).
+ * server's ten pooled connections, which prepares their statements), BENCH_SERVERS (server processes
+ * on the same database, default 1; the clients are spread over them).
  *
  * The built server runs as its own process on a fresh database with the demo tenant; the admin
  * (whole tenant) posts for the 40 demo patients. Bodies are built and serialised before the clock
@@ -45,6 +46,8 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1000);
 /** Rounds of warm-up batches (one a patient) posted before the clock starts. */
 const WARM_UP_ROUNDS = Number(process.env.BENCH_WARM_UP_ROUNDS ?? 3);
+/** Server processes (each its own port, the same database); clients are spread over them. */
+const SERVERS = Number(process.env.BENCH_SERVERS ?? 1);
 
 interface PreparedBatch {
   patientId: string;
@@ -202,7 +205,19 @@ function prepare(
 
 async function main() {
   const server = await startBenchServer('ingest');
+  // More server processes on the same database (BENCH_SERVERS), as a deployment runs one a core.
+  const others: Awaited<ReturnType<typeof startBenchServer>>[] = [];
   try {
+    for (let index = 1; index < SERVERS; index += 1)
+      others.push(
+        await startBenchServer('ingest', {}, { database: new URL(server.databaseUrl).pathname.slice(1) }),
+      );
+    const servers = [server, ...others];
+    const cpuOfServers = async () => {
+      let seconds = 0;
+      for (const one of servers) seconds += (await processCpuSeconds(one.pid)) ?? 0;
+      return seconds;
+    };
     const cookie = await loginCookie(server.baseUrl, 'admin@demo.example');
     const page = await getJson<{ items: { id: string }[] }>(
       server.baseUrl,
@@ -246,14 +261,16 @@ async function main() {
     let next = 0;
     let accepted = 0;
     let posting = batches;
-    const worker = async () => {
+    // Each client posts to one server process, the clients spread over them.
+    const worker = async (_: unknown, client: number) => {
+      const target = servers[client % servers.length] ?? server;
       for (let index = next++; index < posting.length; index = next++) {
         const batch = posting[index];
         if (batch === undefined) break;
         const sent = performance.now();
-        const response = await post(`${server.baseUrl}/collector/readings`, batch.body, {
+        const response = await post(`${target.baseUrl}/collector/readings`, batch.body, {
           cookie,
-          origin: server.baseUrl,
+          origin: target.baseUrl,
           'content-type': 'application/json',
           accept: 'application/json',
         });
@@ -284,7 +301,7 @@ async function main() {
     // As before each COPY below: the run starts after a checkpoint, not into one.
     await owner.query('CHECKPOINT');
     const databaseName = new URL(server.databaseUrl).pathname.slice(1);
-    const serverCpuBefore = (await processCpuSeconds(server.pid)) ?? 0;
+    const serverCpuBefore = await cpuOfServers();
     const postgresCpuBefore = await backendCpu(owner, databaseName);
     const clientCpuBefore = process.cpuUsage();
     // BENCH_STATEMENT_LOG=true: PostgreSQL logs every statement of the HTTP run with its duration
@@ -305,7 +322,7 @@ async function main() {
     const httpSeconds = (performance.now() - started) / 1000;
     const clientCpu = process.cpuUsage(clientCpuBefore);
     const cpu = {
-      server: ((await processCpuSeconds(server.pid)) ?? 0) - serverCpuBefore,
+      server: (await cpuOfServers()) - serverCpuBefore,
       postgres: [...(await backendCpu(owner, databaseName))].reduce(
         (sum, [pid, seconds]) => sum + seconds - (postgresCpuBefore.get(pid) ?? 0),
         0,
@@ -351,11 +368,11 @@ async function main() {
       [
         `Run ${new Date().toISOString()} on ${machineLine()}, PostgreSQL at TEST_DATABASE_URL on the same machine (server, PostgreSQL and load generator share the cores)${process.env.BENCH_NOTE === undefined ? '' : `; ${process.env.BENCH_NOTE}`}.`,
         '',
-        `${readings.toLocaleString('en')} readings (realistic simulated vitals: heart rate, SpO2, blood pressure, temperature, HRV, respiration, steps) for ${String(page.items.length)} patients in ${String(batches.length)} batches of about ${String(BATCH)}, posted by ${String(CLIENTS)} concurrent HTTP clients to the built server (production mode), after ${String(warmUp.length)} warm-up batches of older readings (not timed) and a checkpoint. Each batch is validated, converted, stored with its hourly and daily rollups by one call of \`ingest_readings\` (the server sums the quarter hours; migration 0064) and evaluated against the patient's thresholds, in one transaction. The COPY baseline loads the very same rows (text format, COPY … FROM STDIN over the pg client's copy-in messages) into the same partitioned readings table after emptying it: no validation, no rollups, no thresholds.`,
+        `${readings.toLocaleString('en')} readings (realistic simulated vitals: heart rate, SpO2, blood pressure, temperature, HRV, respiration, steps) for ${String(page.items.length)} patients in ${String(batches.length)} batches of about ${String(BATCH)}, posted by ${String(CLIENTS)} concurrent HTTP clients to the built server (production mode; ${SERVERS === 1 ? 'one process' : `${String(SERVERS)} processes on the same database, the clients spread over them`}), after ${String(warmUp.length)} warm-up batches of older readings (not timed) and a checkpoint. Each batch is validated, converted, stored with its hourly and daily rollups by one call of \`ingest_readings\` (the server sums the quarter hours; migration 0064) and evaluated against the patient's thresholds, in one transaction. The COPY baseline loads the very same rows (text format, COPY … FROM STDIN over the pg client's copy-in messages) into the same partitioned readings table after emptying it: no validation, no rollups, no thresholds.`,
         '',
         '| path | time | readings/s | vs COPY (1 stream) |',
         '|---|---:|---:|---:|',
-        `| HTTP collector, ${String(CLIENTS)} clients | ${httpSeconds.toFixed(1)} s | ${rate(httpRate)} | ${(httpRate / copyOneRate).toFixed(2)}× |`,
+        `| HTTP collector, ${SERVERS === 1 ? 'one server process' : `${String(SERVERS)} server processes`}, ${String(CLIENTS)} clients | ${httpSeconds.toFixed(1)} s | ${rate(httpRate)} | ${(httpRate / copyOneRate).toFixed(2)}× |`,
         `| COPY, 1 stream | ${copyOne.toFixed(1)} s | ${rate(copyOneRate)} | 1.00× |`,
         `| COPY, ${String(streams)} streams | ${copyParallel.toFixed(1)} s | ${rate(copyParallelRate)} | ${(copyParallelRate / copyOneRate).toFixed(2)}× |`,
         '',
@@ -366,6 +383,7 @@ async function main() {
     );
     console.log('written tools/bench/RESULTS.md');
   } finally {
+    for (const other of others) await other.stop();
     await server.stop();
   }
 }
