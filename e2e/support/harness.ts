@@ -36,6 +36,8 @@ export interface RunningServer {
   databaseUrl: string;
   /** Everything the server printed, for assertions and for failure reports. */
   output: () => string;
+  /** The server's process id (the supervising one when SERVER_PROCESSES runs several). */
+  pid: () => number;
   /** SIGTERM, wait for the exit (SIGKILL after 15 s), drop the database; resolves to the exit code. */
   stop: () => Promise<number | null>;
   /** kill -9: the process dies at once, mid-request, with no shutdown work. */
@@ -113,6 +115,7 @@ export async function startServer(environment: Record<string, string> = {}): Pro
     baseUrl,
     databaseUrl: databaseUrl.toString(),
     output: () => output,
+    pid: () => child.pid ?? 0,
     crash: async () => {
       child.kill('SIGKILL');
       await exited;

@@ -51,17 +51,14 @@ async function adminQuery(sql: string): Promise<void> {
 /**
  * Starts apps/server/dist/main.js on a new database `rpm_bench_<name>_<random>`; stop() drops it.
  * `BENCH_DATABASE=<name>` starts it on that existing database instead (one a run kept with
- * BENCH_KEEP_DATABASE=true; the server applies any newer migration) and keeps it; so does
- * `options.database` (a second server process beside a first).
+ * BENCH_KEEP_DATABASE=true; the server applies any newer migration) and keeps it.
  */
 export async function startBenchServer(
   name: string,
   environment: Record<string, string> = {},
-  options: { database?: string } = {},
 ): Promise<BenchServer> {
   if (!existsSync(SERVER_ENTRY)) throw new Error('Build first: npm run build');
-  // `options.database`: another process of the same product on a database a first one started.
-  const reused = options.database ?? process.env.BENCH_DATABASE;
+  const reused = process.env.BENCH_DATABASE;
   const isReused = reused !== undefined && reused !== '';
   const database = isReused ? reused : `rpm_bench_${name}_${randomBytes(4).toString('hex')}`;
   if (!isReused) await adminQuery(`CREATE DATABASE ${pg.escapeIdentifier(database)}`);
@@ -187,6 +184,22 @@ export async function writeResultsSection(heading: string, body: string): Promis
 }
 
 /** CPU seconds (user + system) of a process from /proc; undefined where that cannot be read. */
+/**
+ * CPU seconds so far of a process and the processes it started (the server processes of
+ * SERVER_PROCESSES), from /proc.
+ */
+export async function processTreeCpuSeconds(pid: number): Promise<number> {
+  let seconds = (await processCpuSeconds(pid)) ?? 0;
+  try {
+    const children = await readFile(`/proc/${String(pid)}/task/${String(pid)}/children`, 'utf8');
+    for (const child of children.split(' ').filter((text) => text.trim() !== ''))
+      seconds += await processTreeCpuSeconds(Number(child));
+  } catch {
+    // no children listed
+  }
+  return seconds;
+}
+
 export async function processCpuSeconds(pid: number): Promise<number | undefined> {
   try {
     const stat = await readFile(`/proc/${String(pid)}/stat`, 'utf8');

@@ -8,8 +8,8 @@
  * BENCH_READINGS (default 400000), BENCH_CLIENTS (concurrent HTTP clients, default 4),
  * BENCH_BATCH (readings per batch, about; default 1000), BENCH_WARM_UP_ROUNDS (rounds of one batch a
  * patient posted before the clock starts; default 3: about a dozen requests for each of the
- * server's ten pooled connections, which prepares their statements), BENCH_SERVERS (server processes
- * on the same database, default 1; the clients are spread over them).
+ * server's ten pooled connections, which prepares their statements), BENCH_SERVERS (the server's
+ * SERVER_PROCESSES, default 1).
  *
  * The built server runs as its own process on a fresh database with the demo tenant; the admin
  * (whole tenant) posts for the 40 demo patients. Bodies are built and serialised before the clock
@@ -36,7 +36,7 @@ import {
   loginCookie,
   machineLine,
   percentile,
-  processCpuSeconds,
+  processTreeCpuSeconds,
   startBenchServer,
   writeResultsSection,
 } from './bench-server.js';
@@ -46,7 +46,7 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1000);
 /** Rounds of warm-up batches (one a patient) posted before the clock starts. */
 const WARM_UP_ROUNDS = Number(process.env.BENCH_WARM_UP_ROUNDS ?? 3);
-/** Server processes (each its own port, the same database); clients are spread over them. */
+/** Server processes (the product's SERVER_PROCESSES: one port, connections dealt to them in turn). */
 const SERVERS = Number(process.env.BENCH_SERVERS ?? 1);
 
 interface PreparedBatch {
@@ -204,20 +204,10 @@ function prepare(
 }
 
 async function main() {
-  const server = await startBenchServer('ingest');
-  // More server processes on the same database (BENCH_SERVERS), as a deployment runs one a core.
-  const others: Awaited<ReturnType<typeof startBenchServer>>[] = [];
+  // BENCH_SERVERS > 1: the product's own SERVER_PROCESSES, its processes sharing the port.
+  const server = await startBenchServer('ingest', SERVERS > 1 ? { SERVER_PROCESSES: String(SERVERS) } : {});
   try {
-    for (let index = 1; index < SERVERS; index += 1)
-      others.push(
-        await startBenchServer('ingest', {}, { database: new URL(server.databaseUrl).pathname.slice(1) }),
-      );
-    const servers = [server, ...others];
-    const cpuOfServers = async () => {
-      let seconds = 0;
-      for (const one of servers) seconds += (await processCpuSeconds(one.pid)) ?? 0;
-      return seconds;
-    };
+    const cpuOfServers = () => processTreeCpuSeconds(server.pid);
     const cookie = await loginCookie(server.baseUrl, 'admin@demo.example');
     const page = await getJson<{ items: { id: string }[] }>(
       server.baseUrl,
@@ -261,9 +251,8 @@ async function main() {
     let next = 0;
     let accepted = 0;
     let posting = batches;
-    // Each client posts to one server process, the clients spread over them.
-    const worker = async (_: unknown, client: number) => {
-      const target = servers[client % servers.length] ?? server;
+    const worker = async () => {
+      const target = server;
       for (let index = next++; index < posting.length; index = next++) {
         const batch = posting[index];
         if (batch === undefined) break;
@@ -368,7 +357,7 @@ async function main() {
       [
         `Run ${new Date().toISOString()} on ${machineLine()}, PostgreSQL at TEST_DATABASE_URL on the same machine (server, PostgreSQL and load generator share the cores)${process.env.BENCH_NOTE === undefined ? '' : `; ${process.env.BENCH_NOTE}`}.`,
         '',
-        `${readings.toLocaleString('en')} readings (realistic simulated vitals: heart rate, SpO2, blood pressure, temperature, HRV, respiration, steps) for ${String(page.items.length)} patients in ${String(batches.length)} batches of about ${String(BATCH)}, posted by ${String(CLIENTS)} concurrent HTTP clients to the built server (production mode; ${SERVERS === 1 ? 'one process' : `${String(SERVERS)} processes on the same database, the clients spread over them`}), after ${String(warmUp.length)} warm-up batches of older readings (not timed) and a checkpoint. Each batch is validated, converted, stored with its hourly and daily rollups by one call of \`ingest_readings\` (the server sums the quarter hours; migration 0064) and evaluated against the patient's thresholds, in one transaction. The COPY baseline loads the very same rows (text format, COPY … FROM STDIN over the pg client's copy-in messages) into the same partitioned readings table after emptying it: no validation, no rollups, no thresholds.`,
+        `${readings.toLocaleString('en')} readings (realistic simulated vitals: heart rate, SpO2, blood pressure, temperature, HRV, respiration, steps) for ${String(page.items.length)} patients in ${String(batches.length)} batches of about ${String(BATCH)}, posted by ${String(CLIENTS)} concurrent HTTP clients to the built server (production mode; ${SERVERS === 1 ? 'one process' : `SERVER_PROCESSES=${String(SERVERS)}, its processes sharing the port`}), after ${String(warmUp.length)} warm-up batches of older readings (not timed) and a checkpoint. Each batch is validated, converted, stored with its hourly and daily rollups by one call of \`ingest_readings\` (the server sums the quarter hours; migration 0064) and evaluated against the patient's thresholds, in one transaction. The COPY baseline loads the very same rows (text format, COPY … FROM STDIN over the pg client's copy-in messages) into the same partitioned readings table after emptying it: no validation, no rollups, no thresholds.`,
         '',
         '| path | time | readings/s | vs COPY (1 stream) |',
         '|---|---:|---:|---:|',
@@ -383,7 +372,6 @@ async function main() {
     );
     console.log('written tools/bench/RESULTS.md');
   } finally {
-    for (const other of others) await other.stop();
     await server.stop();
   }
 }

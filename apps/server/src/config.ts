@@ -105,6 +105,7 @@ const environmentSchema = z.object({
     .max(60_000, { error: 'must be between 100 and 60000 milliseconds' })
     .default(2000),
   JOBS_ENABLED: booleanFromEnv.default(true),
+  SERVER_PROCESSES: z.coerce.number({ error: 'must be a number' }).int().min(1, { error: 'must be at least 1' }).max(64, { error: 'must be at most 64' }).default(1),
   REPLICA_MAX_LAG_MS: z.coerce
     .number({ error: 'must be a number of milliseconds' })
     .int({ error: 'must be a whole number of milliseconds' })
@@ -161,6 +162,11 @@ export interface Config {
   outboxPollMilliseconds: number;
   /** Run the durable job runner (graphile-worker) in this process. */
   jobsEnabled: boolean;
+  /**
+   * Server processes `serve` runs, sharing the port (node:cluster): one per core lets requests of
+   * one process wait on the database while another parses. 1: this process serves itself.
+   */
+  serverProcesses: number;
   /**
    * How far behind its primary a DEDICATED tenant's replica may be and still serve reads (lists,
    * dashboards, statistics, exports); further behind, those reads go to the primary. 0: never.
@@ -255,6 +261,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     smsProvider: values.SMS_PROVIDER,
     outboxPollMilliseconds: values.OUTBOX_POLL_MS,
     jobsEnabled: values.JOBS_ENABLED,
+    serverProcesses: values.SERVER_PROCESSES,
     replicaMaxLagMilliseconds: values.REPLICA_MAX_LAG_MS,
     trustProxy: values.TRUST_PROXY,
     ocrCloudUrl: values.OCR_CLOUD_URL,

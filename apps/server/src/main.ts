@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
@@ -23,8 +24,14 @@ function printDemoLogins(logins: DemoLogin[]) {
   console.log(`  ${'FOLLOWER'.padEnd(width)}  ${DEMO_RELATIVE_EMAIL} (patient app: follows the demo patient)`);
 }
 
+/** This process's index among the server processes of SERVER_PROCESSES (undefined: it serves alone). */
+const workerIndex = cluster.isWorker ? Number(process.env.RPM_SERVER_PROCESS ?? '0') : undefined;
+
+const loggerOf = (config: Config) =>
+  pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] });
+
 async function run(command: string, config: Config) {
-  const logger = pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] });
+  const logger = loggerOf(config);
   const log = (message: string) => {
     logger.info(message);
   };
@@ -38,7 +45,8 @@ async function run(command: string, config: Config) {
     await prepared.shutdown();
     return;
   }
-  if (command === 'seed' || config.seedDemo) {
+  // Server processes of SERVER_PROCESSES: the first process seeded and prints what a user needs.
+  if (command === 'seed' || (config.seedDemo && workerIndex === undefined)) {
     const seeded = await seedDemo(prepared.database);
     if (seeded.created) log(`created the demo tenant "${DEMO_TENANT_CODE}"`);
     if (command === 'seed') {
@@ -79,10 +87,92 @@ async function run(command: string, config: Config) {
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  console.log(`\nConsole:  http://localhost:${port}/\nApp:      http://localhost:${port}/app/\nAPI docs: http://localhost:${port}/docs\nDatabase: ${prepared.description}\n`);
-  // Simulated watches for the demo tenant, through the HTTP collector like real devices.
-  // With them a simulated duty operator works the demo's SOS cases (SIMULATOR_OPERATOR=off: nobody does).
-  if (config.simulator && config.seedDemo) startDemoFleet(port, log, { operator: config.simulatorOperator });
+  if (workerIndex === undefined) printAddresses(port, prepared.description);
+  // Simulated watches for the demo tenant, through the HTTP collector like real devices (one fleet,
+  // from the first server process). With them a simulated duty operator works the demo's SOS cases
+  // (SIMULATOR_OPERATOR=off: nobody does).
+  if (config.simulator && config.seedDemo && (workerIndex ?? 0) === 0)
+    startDemoFleet(port, log, { operator: config.simulatorOperator });
+}
+
+function printAddresses(port: number, database: string) {
+  console.log(`\nConsole:  http://localhost:${port}/\nApp:      http://localhost:${port}/app/\nAPI docs: http://localhost:${port}/docs\nDatabase: ${database}\n`);
+}
+
+/** How long stopping server processes may take before they are killed. */
+const STOP_MILLISECONDS = 20_000;
+
+/**
+ * `serve` with SERVER_PROCESSES > 1: this process prepares the database (starting the embedded one
+ * when no DATABASE_URL is given), migrates and seeds once, then runs that many server processes
+ * (node:cluster: they share the port, and connections are dealt to them in turn). Each serves as a
+ * single server does, with its own pool, real-time hub and job runner: what several servers
+ * against one database already share through PostgreSQL (docs/architecture.md). A process that
+ * dies is started again; SIGTERM or SIGINT stops them all, then the embedded database.
+ */
+async function superviseServers(config: Config) {
+  const logger = loggerOf(config);
+  const log = (message: string) => {
+    logger.info(message);
+  };
+  const prepared = await prepareDatabase(config, log);
+  await migrateDedicatedTenants(prepared.database, config.secretsKey, { log: logger });
+  if (config.seedDemo) {
+    const seeded = await seedDemo(prepared.database);
+    if (seeded.created) log(`created the demo tenant "${DEMO_TENANT_CODE}"`);
+    printDemoLogins(seeded.logins);
+  }
+  let isStopping = false;
+  let listening = 0;
+  const fork = (index: number) => {
+    // The processes reach the database this one prepared (the embedded one included).
+    const worker = cluster.fork({ DATABASE_URL: prepared.ownerUrl, RPM_SERVER_PROCESS: String(index) });
+    worker.once('listening', (address) => {
+      listening += 1;
+      if (listening === config.serverProcesses) {
+        log(`${String(config.serverProcesses)} server processes listening`);
+        printAddresses(address.port, prepared.description);
+      }
+    });
+    worker.once('exit', (code, signal) => {
+      if (isStopping) return;
+      logger.error({ code, signal }, `server process ${String(index)} stopped: starting it again`);
+      setTimeout(() => {
+        fork(index);
+      }, 1_000).unref();
+    });
+  };
+  for (let index = 0; index < config.serverProcesses; index += 1) fork(index);
+
+  const stop = async (signal: string) => {
+    if (isStopping) return;
+    isStopping = true;
+    log(`${signal} received: stopping the server processes`);
+    const forceExit = setTimeout(() => process.exit(1), STOP_MILLISECONDS + 5_000);
+    forceExit.unref();
+    const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.isDead()) {
+              resolve();
+              return;
+            }
+            const kill = setTimeout(() => worker.process.kill('SIGKILL'), STOP_MILLISECONDS);
+            worker.once('exit', () => {
+              clearTimeout(kill);
+              resolve();
+            });
+            worker.process.kill('SIGTERM');
+          }),
+      ),
+    );
+    await prepared.shutdown();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
 }
 
 async function main() {
@@ -101,7 +191,8 @@ async function main() {
     }
     throw error;
   }
-  await run(command, config);
+  if (command === 'serve' && config.serverProcesses > 1 && cluster.isPrimary) await superviseServers(config);
+  else await run(command, config);
 }
 
 main().catch((error: unknown) => {

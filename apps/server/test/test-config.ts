@@ -28,6 +28,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     smsProvider: 'local',
     outboxPollMilliseconds: 2000,
     jobsEnabled: false,
+    serverProcesses: 1,
     replicaMaxLagMilliseconds: 5000,
     trustProxy: [],
     ice: { stunUrls: [], turnUrls: [], turnSecret: undefined },
