@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './support/harness.js';
 
@@ -14,12 +14,13 @@ afterAll(async () => {
 /** The processes the supervising one started (with DATABASE_URL given, no embedded database). */
 function serverProcesses(): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(server.pid())], { encoding: 'utf8' })
-      .split('\n')
-      .filter((line) => line.trim() !== '')
+    const pid = String(server.pid());
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter((text) => text.trim() !== '')
       .map(Number);
   } catch {
-    return []; // pgrep exits 1 when there is none
+    return []; // the process is gone
   }
 }
 
