@@ -183,7 +183,6 @@ export async function writeResultsSection(heading: string, body: string): Promis
   await writeFile(RESULTS_FILE, `${current.slice(0, start)}${section}${after}`);
 }
 
-/** CPU seconds (user + system) of a process from /proc; undefined where that cannot be read. */
 /**
  * CPU seconds so far of a process and the processes it started (the server processes of
  * SERVER_PROCESSES), from /proc.
@@ -200,6 +199,7 @@ export async function processTreeCpuSeconds(pid: number): Promise<number> {
   return seconds;
 }
 
+/** CPU seconds (user + system) of a process from /proc; undefined where that cannot be read. */
 export async function processCpuSeconds(pid: number): Promise<number | undefined> {
   try {
     const stat = await readFile(`/proc/${String(pid)}/stat`, 'utf8');

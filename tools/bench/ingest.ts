@@ -225,7 +225,7 @@ async function main() {
       [tenantId],
     );
     const batches = prepare(page.items, tenantId, TOTAL);
-    // Warm-up: one more round of batches (older readings), posted before the clock starts, so the
+    // Warm-up: WARM_UP_ROUNDS more rounds of batches (older readings), posted before the clock starts, so the
     // figure is the server's sustained rate, not its first seconds (compiling its code, preparing
     // each connection's statements).
     const warmUp = prepare(
@@ -234,59 +234,52 @@ async function main() {
       WARM_UP_ROUNDS * page.items.length * BATCH,
       Math.ceil(batches.length / page.items.length),
     );
-    // The demo data has readings of its own: the run's are those added to them.
-    const countRows = async () =>
-      Number((await owner.query<{ count: string }>('SELECT count(*) FROM readings')).rows[0]?.count);
-    const seeded = await countRows();
-    const seededHourly = Number(
-      (await owner.query<{ sum: string | null }>('SELECT sum(count) FROM readings_hourly')).rows[0]?.sum ?? 0,
-    );
     const readings = batches.reduce((sum, batch) => sum + batch.readings, 0);
     console.log(
       `${String(batches.length)} batches, ${readings.toLocaleString('en')} readings, ${String(page.items.length)} patients, ${String(CLIENTS)} clients; ${String(warmUp.length)} warm-up batches first`,
     );
 
-    // HTTP: CLIENTS workers take the next batch until none is left.
-    let latencies: number[] = [];
-    let next = 0;
-    let accepted = 0;
-    let posting = batches;
-    const worker = async () => {
-      const target = server;
-      for (let index = next++; index < posting.length; index = next++) {
-        const batch = posting[index];
-        if (batch === undefined) break;
-        const sent = performance.now();
-        const response = await post(`${target.baseUrl}/collector/readings`, batch.body, {
-          cookie,
-          origin: target.baseUrl,
-          'content-type': 'application/json',
-          accept: 'application/json',
-        });
-        const envelope = JSON.parse(response.body) as {
-          data?: { accepted: number; rejected: number };
-          code?: string;
-        };
-        latencies.push(performance.now() - sent);
-        if (response.status !== 200 || envelope.data === undefined)
-          throw new Error(`batch failed: ${String(response.status)} ${envelope.code ?? ''}`);
-        if (envelope.data.rejected > 0)
-          throw new Error(`${String(envelope.data.rejected)} readings rejected`);
-        accepted += envelope.data.accepted;
-      }
+    /** CLIENTS workers post the next batch until none is left: what was accepted, each batch's latency. */
+    const postAll = async (list: readonly PreparedBatch[]) => {
+      const latencies: number[] = [];
+      let next = 0;
+      let accepted = 0;
+      const worker = async () => {
+        for (let index = next++; index < list.length; index = next++) {
+          const batch = list[index];
+          if (batch === undefined) break;
+          const sent = performance.now();
+          const response = await post(`${server.baseUrl}/collector/readings`, batch.body, {
+            cookie,
+            origin: server.baseUrl,
+            'content-type': 'application/json',
+            accept: 'application/json',
+          });
+          const envelope = JSON.parse(response.body) as {
+            data?: { accepted: number; rejected: number };
+            code?: string;
+          };
+          latencies.push(performance.now() - sent);
+          if (response.status !== 200 || envelope.data === undefined)
+            throw new Error(`batch failed: ${String(response.status)} ${envelope.code ?? ''}`);
+          if (envelope.data.rejected > 0)
+            throw new Error(`${String(envelope.data.rejected)} readings rejected`);
+          accepted += envelope.data.accepted;
+        }
+      };
+      await Promise.all(Array.from({ length: CLIENTS }, worker));
+      return { accepted, latencies };
     };
-    posting = warmUp;
-    await Promise.all(Array.from({ length: CLIENTS }, worker));
-    const warmedRows = (await countRows()) - seeded;
-    const warmedHourly =
-      Number(
-        (await owner.query<{ sum: string | null }>('SELECT sum(count) FROM readings_hourly')).rows[0]?.sum ??
-          0,
-      ) - seededHourly;
-    posting = batches;
-    next = 0;
-    accepted = 0;
-    latencies = [];
+    await postAll(warmUp);
+
+    // The demo data and the warm-up have readings of their own: the run's are those added to them.
+    const stored = async () => {
+      const { rows } = await owner.query<{ count: string; hourly: string | null }>(
+        'SELECT (SELECT count(*) FROM readings) AS count, (SELECT sum(count) FROM readings_hourly) AS hourly',
+      );
+      return { rows: Number(rows[0]?.count ?? 0), hourly: Number(rows[0]?.hourly ?? 0) };
+    };
+    const before = await stored();
     // As before each COPY below: the run starts after a checkpoint, not into one.
     await owner.query('CHECKPOINT');
     const databaseName = new URL(server.databaseUrl).pathname.slice(1);
@@ -302,8 +295,9 @@ async function main() {
     };
     if (statementLog) await setStatementLog('0');
     const started = performance.now();
+    let timed: Awaited<ReturnType<typeof postAll>>;
     try {
-      await Promise.all(Array.from({ length: CLIENTS }, worker));
+      timed = await postAll(batches);
     } finally {
       // The machine's PostgreSQL keeps the setting: it is reset however the run ends.
       if (statementLog) await setStatementLog('-1');
@@ -322,17 +316,15 @@ async function main() {
     console.log(
       `CPU per batch: server ${perBatch(cpu.server)}, PostgreSQL ${perBatch(cpu.postgres)}, load generator ${perBatch(cpu.client)}`,
     );
-    const stored = (await countRows()) - seeded - warmedRows;
-    const hourly =
-      Number((await owner.query<{ sum: string }>('SELECT sum(count) FROM readings_hourly')).rows[0]?.sum) -
-      seededHourly -
-      warmedHourly;
+    const after = await stored();
+    const added = { rows: after.rows - before.rows, hourly: after.hourly - before.hourly };
     // A blood-pressure pair is one accepted item and two stored rows.
     console.log(
-      `HTTP: ${httpSeconds.toFixed(1)} s, ${Math.round(readings / httpSeconds).toLocaleString('en')} readings/s (accepted items ${String(accepted)}, rows ${String(stored)}, hourly rollup count ${String(hourly)})`,
+      `HTTP: ${httpSeconds.toFixed(1)} s, ${Math.round(readings / httpSeconds).toLocaleString('en')} readings/s (accepted items ${String(timed.accepted)}, rows ${String(added.rows)}, hourly rollup count ${String(added.hourly)})`,
     );
-    if (stored !== readings) throw new Error(`stored ${String(stored)} rows, expected ${String(readings)}`);
-    latencies.sort((a, b) => a - b);
+    if (added.rows !== readings)
+      throw new Error(`stored ${String(added.rows)} rows, expected ${String(readings)}`);
+    const latencies = [...timed.latencies].sort((a, b) => a - b);
 
     // COPY of the same rows into the same (emptied) table: one stream, then one per core.
     const rows = batches.flatMap((batch) => batch.rows);

@@ -24,6 +24,14 @@ describe('configuration from the environment', () => {
     expect(loadConfig({}).dataDir).toBe(path.resolve('data'));
   });
 
+  it('runs one server process unless SERVER_PROCESSES says more, and refuses a count it cannot run', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).serverProcesses).toBe(1);
+    expect(loadConfig({ DATA_DIR: dataDir(), SERVER_PROCESSES: '2' }).serverProcesses).toBe(2);
+    expect(problemsOf({ DATA_DIR: dataDir(), SERVER_PROCESSES: '0' })).toEqual(['SERVER_PROCESSES: must be at least 1 (got "0")']);
+    expect(problemsOf({ DATA_DIR: dataDir(), SERVER_PROCESSES: 'two' })).toEqual(['SERVER_PROCESSES: must be a number (got "two")']);
+    expect(problemsOf({ DATA_DIR: dataDir(), SERVER_PROCESSES: '65' })).toEqual(['SERVER_PROCESSES: must be at most 64 (got "65")']);
+  });
+
   it('generates a secrets key once outside production and keeps it in the data directory', () => {
     const directory = dataDir();
     const first = loadConfig({ DATA_DIR: directory }).secretsKey;

@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { prepareDatabase } from './db/bootstrap.js';
+import { prepareDatabase, type PreparedDatabase } from './db/bootstrap.js';
 import { startJobRunners, type JobRunner } from './modules/jobs/runner.js';
 import { paymentEndpointsOf } from './modules/payments/directory.js';
 import { migrateDedicatedTenants } from './modules/tenants/connections.js';
@@ -30,16 +30,31 @@ const workerIndex = cluster.isWorker ? Number(process.env.RPM_SERVER_PROCESS ?? 
 const loggerOf = (config: Config) =>
   pino({ level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] });
 
-async function run(command: string, config: Config) {
+/**
+ * The database migrated: the platform's (the embedded one started when no DATABASE_URL is given)
+ * and, unless this is one of several server processes (the first process did it), the tenants on
+ * databases of their own, each only after its connection passes the target checks; a refused or
+ * failing one is logged and skipped, and the server still starts for the others.
+ */
+async function openDatabase(config: Config) {
   const logger = loggerOf(config);
   const log = (message: string) => {
     logger.info(message);
   };
   const prepared = await prepareDatabase(config, log);
-  // Tenants on their own databases get the same migrations (the platform's ran in prepareDatabase),
-  // each only after its connection passes the target checks; a refused or failing one is logged
-  // and skipped, and the server still starts for the others.
-  await migrateDedicatedTenants(prepared.database, config.secretsKey, { log: logger });
+  if (workerIndex === undefined) await migrateDedicatedTenants(prepared.database, config.secretsKey, { log: logger });
+  return { logger, log, prepared };
+}
+
+/** Creates the demo tenant if missing and prints its logins. */
+async function seedAndPrintLogins(database: PreparedDatabase['database'], log: (message: string) => void) {
+  const seeded = await seedDemo(database);
+  if (seeded.created) log(`created the demo tenant "${DEMO_TENANT_CODE}"`);
+  printDemoLogins(seeded.logins);
+}
+
+async function run(command: string, config: Config) {
+  const { logger, log, prepared } = await openDatabase(config);
 
   if (command === 'migrate') {
     await prepared.shutdown();
@@ -47,14 +62,11 @@ async function run(command: string, config: Config) {
   }
   // Server processes of SERVER_PROCESSES: the first process seeded and prints what a user needs.
   if (command === 'seed' || (config.seedDemo && workerIndex === undefined)) {
-    const seeded = await seedDemo(prepared.database);
-    if (seeded.created) log(`created the demo tenant "${DEMO_TENANT_CODE}"`);
+    await seedAndPrintLogins(prepared.database, log);
     if (command === 'seed') {
-      printDemoLogins(seeded.logins);
       await prepared.shutdown();
       return;
     }
-    printDemoLogins(seeded.logins);
   }
 
   const app = await buildApp({ config, database: prepared.database, logger }).catch(async (error: unknown) => {
@@ -111,17 +123,8 @@ const STOP_MILLISECONDS = 20_000;
  * dies is started again; SIGTERM or SIGINT stops them all, then the embedded database.
  */
 async function superviseServers(config: Config) {
-  const logger = loggerOf(config);
-  const log = (message: string) => {
-    logger.info(message);
-  };
-  const prepared = await prepareDatabase(config, log);
-  await migrateDedicatedTenants(prepared.database, config.secretsKey, { log: logger });
-  if (config.seedDemo) {
-    const seeded = await seedDemo(prepared.database);
-    if (seeded.created) log(`created the demo tenant "${DEMO_TENANT_CODE}"`);
-    printDemoLogins(seeded.logins);
-  }
+  const { logger, log, prepared } = await openDatabase(config);
+  if (config.seedDemo) await seedAndPrintLogins(prepared.database, log);
   let isStopping = false;
   let listening = 0;
   const fork = (index: number) => {
