@@ -1,16 +1,20 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { createSecretBox } from '../lib/secret-box.js';
 import { PreparingClient } from './preparing-client.js';
 import { DEFAULT_REPLICA_MAX_LAG_MILLISECONDS } from './replica-freshness.js';
-import * as schema from './schema.js';
+import type * as schema from './schema.js';
 import { CONNECTION_OPTIONS, CONNECTION_PASSWORD_PURPOSE, createTenantRouter } from './tenant-router.js';
 
 const ignore = () => undefined;
 
 export type Schema = typeof schema;
-type Drizzle = NodePgDatabase<Schema>;
+/**
+ * Without the schema: drizzle builds a relational query builder for each table of the schema it is
+ * given in every transaction it opens (about 40 µs for ours), and nothing here uses them.
+ */
+type Drizzle = NodePgDatabase;
 /** A transaction in which app.tenant_id is set: every data-plane query sees one tenant only. */
 export type TenantTransaction = Parameters<Parameters<Drizzle['transaction']>[0]>[0];
 /** Control-plane access (tenants, sessions, platform staff). Data-plane tables show no rows here. */
@@ -112,6 +116,18 @@ export {
   type ConnectionTarget,
 } from './tenant-router.js';
 
+/**
+ * The statement that sets a transaction's settings (set_config(…, true): they end with it). The
+ * values are written as quoted literals rather than sent as parameters, so the statement has none
+ * and PreparingClient sends it in one text with the transaction's BEGIN: one round trip instead
+ * of two for every transaction. escapeLiteral quotes any text safely (the values are ids, lists
+ * of ids and zone names).
+ */
+function settingsStatement(settings: Record<`app.${string}`, string>): SQL {
+  const calls = Object.entries(settings).map(([name, value]) => `set_config('${name}', ${pg.escapeLiteral(value)}, true)`);
+  return sql.raw(`SELECT ${calls.join(', ')}`);
+}
+
 function runInTenant<T>(
   db: Drizzle,
   tenantId: string,
@@ -128,8 +144,12 @@ function runInTenant<T>(
           : visibility.centerIds.join(',');
     const patientUserId = visibility !== undefined && 'ownRecordsOf' in visibility ? visibility.ownRecordsOf : '';
     await tx.execute(
-      sql`SELECT set_config('app.tenant_id', ${tenantId}, true), set_config('app.center_ids', ${centers}, true),
-                 set_config('app.subject', ${patientUserId === '' ? '' : 'patient'}, true), set_config('app.user_id', ${patientUserId}, true)`,
+      settingsStatement({
+        'app.tenant_id': tenantId,
+        'app.center_ids': centers,
+        'app.subject': patientUserId === '' ? '' : 'patient',
+        'app.user_id': patientUserId,
+      }),
     );
     return work(tx);
   }, isReadOnly ? { accessMode: 'read only' } : undefined);
@@ -147,10 +167,15 @@ function runInVitals<T>(db: Drizzle, tenantId: string, scope: VitalsScope, work:
   const hidden = scope.hiddenKinds === undefined || scope.hiddenKinds.length === 0 ? '' : arrayLiteral(scope.hiddenKinds);
   return db.transaction(async (tx) => {
     await tx.execute(
-      sql`SELECT set_config('app.tenant_id', ${tenantId}, true), set_config('app.center_ids', '*', true),
-                 set_config('app.subject', '', true), set_config('app.user_id', '', true),
-                 set_config('app.vitals_patients', ${scope.patientIds === 'all' ? 'all' : arrayLiteral(scope.patientIds)}, true),
-                 set_config('app.vitals_hidden_kinds', ${hidden}, true), set_config('app.vitals_time_zone', ${scope.timeZone ?? ''}, true)`,
+      settingsStatement({
+        'app.tenant_id': tenantId,
+        'app.center_ids': '*',
+        'app.subject': '',
+        'app.user_id': '',
+        'app.vitals_patients': scope.patientIds === 'all' ? 'all' : arrayLiteral(scope.patientIds),
+        'app.vitals_hidden_kinds': hidden,
+        'app.vitals_time_zone': scope.timeZone ?? '',
+      }),
     );
     return work(tx);
   });
@@ -176,7 +201,7 @@ export function connectDatabase(
   });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', ignore);
-  const db = drizzle(pool, { schema });
+  const db = drizzle(pool);
   const router = createTenantRouter(db, options.secretsKey === undefined ? undefined : createSecretBox(options.secretsKey, CONNECTION_PASSWORD_PURPOSE), {
     replicaMaxLagMilliseconds: options.replicaMaxLagMilliseconds ?? DEFAULT_REPLICA_MAX_LAG_MILLISECONDS,
   });

@@ -7,7 +7,7 @@ import { PreparingClient } from './preparing-client.js';
 import { createReplicaFreshness } from './replica-freshness.js';
 import * as schema from './schema.js';
 
-type Drizzle = NodePgDatabase<typeof schema>;
+type Drizzle = NodePgDatabase;
 
 /** A pool on one of a DEDICATED tenant's databases. */
 export interface PoolRoute {
@@ -144,7 +144,7 @@ export function createTenantRouter(system: Drizzle, secretBox: SecretBox | undef
       onConnect: (client) => checkConnection(tenantId, client),
     });
     pool.on('error', ignore);
-    const route = { db: drizzle(pool, { schema }), pool, fingerprint };
+    const route = { db: drizzle(pool), pool, fingerprint };
     if (current !== undefined) current.pool.end().catch(ignore);
     pools.set(key, route);
     return route;

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { NodePgQueryResultHKT } from 'drizzle-orm/node-postgres';
 import type { PgDatabase } from 'drizzle-orm/pg-core';
-import type { Schema, SystemStore, TenantTransaction } from '../../db/database.js';
+import type { SystemStore, TenantTransaction } from '../../db/database.js';
 import { loginThrottle, platformStaffTenants, tenantConnections, tenantEmailTemplates, tenants, tenantSettings } from '../../db/schema.js';
 
 export type TenantRow = typeof tenants.$inferSelect;
@@ -13,7 +13,7 @@ export type EmailTemplateRow = typeof tenantEmailTemplates.$inferSelect;
  * the platform database (a SHARED tenant's), so that a control-plane change and its audit row
  * commit together. Never a DEDICATED tenant's transaction: its database is not the control plane.
  */
-export type ControlPlane = PgDatabase<NodePgQueryResultHKT, Schema>;
+export type ControlPlane = PgDatabase<NodePgQueryResultHKT>;
 
 /** Customer tenants people log in to (the platform tenant is not offered in pickers). */
 export function listActiveTenants(system: SystemStore): Promise<TenantRow[]> {
