@@ -8,6 +8,7 @@ import pg from 'pg';
 import { chromium, type Browser } from 'playwright-core';
 import { inject } from 'vitest';
 import { TEST_SECRETS_KEY_HEX } from '../../apps/server/test/test-config.js';
+import { SERVER_NODE_FLAGS } from '../../apps/server/src/node-flags.js';
 // Brings the typing of what the global setup provides (adminUrl, templateDatabase).
 import type {} from '../../apps/server/test/global-setup.js';
 
@@ -47,7 +48,8 @@ export interface RunningServer {
 }
 
 /**
- * Starts the built server as a user would (node apps/server/dist/main.js) on a free port, against
+ * Starts the built server as a user would (node, with the flags npm start gives it, running
+ * apps/server/dist/main.js) on a free port, against
  * a new empty database on the test PostgreSQL server: it migrates and seeds the demo tenant.
  */
 export async function startServer(environment: Record<string, string> = {}): Promise<RunningServer> {
@@ -67,7 +69,7 @@ export async function startServer(environment: Record<string, string> = {}): Pro
 
   /** Spawns the server (same database, data directory and port every time) and waits until it is ready. */
   const launch = async () => {
-    child = spawn(process.execPath, [SERVER_ENTRY], {
+    child = spawn(process.execPath, [...SERVER_NODE_FLAGS, SERVER_ENTRY], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',

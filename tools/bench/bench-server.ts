@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import getPort from 'get-port';
 import pg from 'pg';
+import { SERVER_NODE_FLAGS } from '../../apps/server/src/node-flags.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(here, '../..');
@@ -49,7 +50,7 @@ async function adminQuery(sql: string): Promise<void> {
 }
 
 /**
- * Starts apps/server/dist/main.js on a new database `rpm_bench_<name>_<random>`; stop() drops it.
+ * Starts apps/server/dist/main.js (with the flags npm start gives node) on a new database `rpm_bench_<name>_<random>`; stop() drops it.
  * `BENCH_DATABASE=<name>` starts it on that existing database instead (one a run kept with
  * BENCH_KEEP_DATABASE=true; the server applies any newer migration) and keeps it.
  */
@@ -68,7 +69,7 @@ export async function startBenchServer(
   let output = '';
   // BENCH_SERVER_NODE_ARGS: flags for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
-  const child = spawn(process.execPath, [...nodeArgs, SERVER_ENTRY], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, SERVER_ENTRY], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
