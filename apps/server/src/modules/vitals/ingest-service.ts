@@ -30,7 +30,9 @@ import {
   loadForReadings,
   type DirectSos,
   type EvaluatedReading,
+  type ReadingsState,
 } from './status-engine.js';
+import { readingsStateColumns, readingsStateOf, touchLastReading, type ReadingsStateRow } from './status-state.js';
 import { ageOn } from './thresholds-store.js';
 import { ingestSettings, preferencesOf } from './units.js';
 import { storeReadings } from './vitals-database.js';
@@ -42,7 +44,9 @@ const laterOf = (first: Date | null, second: Date | null) =>
 /**
  * Evaluates what a batch added and writes the status, history, event and signal it implies; moves
  * the patient's latest reading time to `lastReadingAt` when that is later. The time, the lifecycle
- * state and the thresholds take one statement (loadForReadings).
+ * state and the thresholds take one statement (loadForReadings); with `start` (the state read
+ * already, with the collector's claim) the latest reading time is the caller's to move
+ * (readingTimeMove).
  */
 async function evaluateAndApply(
   tx: TenantTransaction,
@@ -51,15 +55,13 @@ async function evaluateAndApply(
   added: readonly EvaluatedReading[],
   direct: readonly DirectSos[],
   lastReadingAt: Date | null,
+  start?: ReadingsState,
 ): Promise<VitalStatus> {
   const now = environment.clock.now();
-  const later =
-    lastReadingAt !== null && (patient.lastReadingAt === null || lastReadingAt > patient.lastReadingAt)
-      ? lastReadingAt
-      : null;
+  const later = readingTimeMove(patient, lastReadingAt);
   const hasWork = added.length > 0 || direct.length > 0;
-  if (!hasWork && later === null) return patient.status;
-  const state = await loadForReadings(tx, patient, ageOn(patient.birthday, now), later);
+  if (!hasWork && (later === null || start !== undefined)) return patient.status;
+  const state = start ?? (await loadForReadings(tx, patient, ageOn(patient.birthday, now), later));
   // Only late readings (stored, never judged): the latest-reading time was all there was to move.
   if (state === undefined || !hasWork) return patient.status;
   const evaluation = evaluateReadings(added, state.thresholds);
@@ -71,6 +73,12 @@ async function evaluateAndApply(
     lifecycle: state.lifecycle,
   });
 }
+
+/** The patient's new latest reading time: `lastReadingAt` when later than the one held, else null. */
+const readingTimeMove = (patient: VitalsPatient, lastReadingAt: Date | null) =>
+  lastReadingAt !== null && (patient.lastReadingAt === null || lastReadingAt > patient.lastReadingAt)
+    ? lastReadingAt
+    : null;
 
 function countItems(checked: CheckedBatch, inserted: readonly InsertedReading[]) {
   // An item is accepted when at least one of its rows was new (a blood-pressure pair is one item).
@@ -104,7 +112,13 @@ export async function ingestBatch(
     environment,
     { patientId: batch.patientId, permission: 'health.update', lock: true, write: true },
     async (tx, patient) => {
-      const claim = await claimBatch(tx, patient.tenantId, batch.batchId, patient.id, contentHash);
+      // The claim reads what the evaluation starts from in the same statement: its state does not
+      // depend on the readings, and the patient row is locked.
+      const claim = await claimBatch(
+        tx,
+        { tenantId: patient.tenantId, batchId: batch.batchId, patientId: patient.id, contentHash },
+        readingsStateColumns(patient.tenantId),
+      );
       if (!claim.isNew) {
         if (claim.patientId !== patient.id || claim.response === null)
           throw new AppError('health.batchConflict');
@@ -153,13 +167,16 @@ export async function ingestBatch(
         (latest, row) => (latest === null || row.atMs > latest ? row.atMs : latest),
         null,
       );
+      const lastReadingAt = lastAt === null ? null : new Date(lastAt);
+      const movedTo = readingTimeMove(patient, lastReadingAt);
       const status = await evaluateAndApply(
         tx,
         environment,
         patient,
         added,
         direct,
-        lastAt === null ? null : new Date(lastAt),
+        lastReadingAt,
+        readingsStateOf(claim.also as ReadingsStateRow, ageOn(patient.birthday, now)),
       );
 
       const accepted = acceptedReadings + records.ecg + records.sleep + records.sport + records.events.length;
@@ -198,6 +215,8 @@ export async function ingestBatch(
             rejected: result.rejected,
           },
         }),
+        // The latest reading time moves with the answer (the claim read the state, not it).
+        movedTo === null ? null : touchLastReading(patient, movedTo),
       );
       return result;
     },

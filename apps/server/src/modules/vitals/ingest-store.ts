@@ -154,25 +154,30 @@ export async function insertReadings(
 }
 
 /**
- * Claims a batch id with the hash of its content; an existing claim is returned as is (its
- * patient, stored answer and content hash — null for batches stored before hashes were kept).
+ * Claims a batch id with the hash of its content, and in the same statement reads `also` (a select
+ * list over the claiming patient `p`: what the batch's evaluation starts from). An existing claim
+ * is returned as is (its patient, stored answer and content hash — null for batches stored before
+ * hashes were kept), without `also`.
  */
 export async function claimBatch(
   tx: TenantTransaction,
-  tenantId: string,
-  batchId: string,
-  patientId: string,
-  contentHash: string,
+  claim: { tenantId: string; batchId: string; patientId: string; contentHash: string },
+  also: SQL,
 ): Promise<
-  | { isNew: true }
+  | { isNew: true; also: Record<string, unknown> }
   | { isNew: false; patientId: string; response: CollectorResult | null; contentHash: string | null }
 > {
-  const claimed = await tx
-    .insert(ingestBatches)
-    .values({ tenantId, batchId, patientId, contentHash })
-    .onConflictDoNothing()
-    .returning({ batchId: ingestBatches.batchId });
-  if (claimed.length > 0) return { isNew: true };
+  const { tenantId, batchId, patientId, contentHash } = claim;
+  const insert = tx.insert(ingestBatches).values({ tenantId, batchId, patientId, contentHash }).onConflictDoNothing().returning({ batchId: ingestBatches.batchId });
+  const claimed = await tx.execute<{ claimed: boolean }>(sql`
+    WITH claim AS (${insert.getSQL()})
+    SELECT EXISTS (SELECT 1 FROM claim) AS claimed, ${also}
+      FROM patients p WHERE p.tenant_id = ${tenantId}::uuid AND p.id = ${patientId}::uuid`);
+  const row = claimed.rows[0];
+  if (row?.claimed === true) {
+    const { claimed: _claimed, ...read } = row;
+    return { isNew: true, also: read };
+  }
   const [existing] = await tx
     .select({
       patientId: ingestBatches.patientId,
@@ -191,19 +196,24 @@ export async function claimBatch(
   };
 }
 
-/** Keeps a batch's answer for its retries, and writes its audit row, in one statement. */
+/**
+ * Keeps a batch's answer for its retries and writes its audit row, in one statement, with `also`
+ * (another write of the batch's, e.g. its patient's latest reading time; null: none).
+ */
 export async function recordBatchAnswer(
   tx: TenantTransaction,
   tenantId: string,
   batchId: string,
   response: CollectorResult,
   auditInsert: SQL,
+  also: SQL | null,
 ) {
   const answer = tx
     .update(ingestBatches)
     .set({ response })
     .where(and(eq(ingestBatches.tenantId, tenantId), eq(ingestBatches.batchId, batchId)));
-  await tx.execute(sql`WITH audit AS (${auditInsert}) ${answer.getSQL()}`);
+  const other = also === null ? sql`` : sql`, also AS (${also})`;
+  await tx.execute(sql`WITH audit AS (${auditInsert})${other} ${answer.getSQL()}`);
 }
 
 /**

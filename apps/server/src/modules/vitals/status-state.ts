@@ -81,11 +81,37 @@ export interface ReadingsState {
   thresholds: ThresholdSet;
 }
 
+/** The row readingsStateColumns reads. */
+export type ReadingsStateRow = LifecycleRow & { tenant_entries: ThresholdEntryRow[]; patient_entries: ThresholdEntryRow[] };
+
+/**
+ * The select list of a readings batch's starting point, for patient `p`: the lifecycle state with
+ * the tenant's and the patient's threshold rows (composed by readingsStateOf as
+ * patientThresholdsOf composes them). Other statements read it alongside their own work (the
+ * collector's batch claim).
+ */
+export function readingsStateColumns(tenantId: string): SQL {
+  const entries = (table: typeof tenantThresholds | typeof patientThresholds, where: SQL) => sql`(
+      SELECT coalesce(json_agg(json_build_object('metric', t.metric, 'level', t.level, 'lowerBound', t.lower_bound, 'upperBound', t.upper_bound)), '[]')
+        FROM ${table} t WHERE ${where})`;
+  return sql`${lifecycleColumns(tenantId)},
+           ${entries(tenantThresholds, sql`t.tenant_id = ${tenantId}::uuid`)} AS tenant_entries,
+           ${entries(patientThresholds, sql`t.tenant_id = ${tenantId}::uuid AND t.patient_id = p.id`)} AS patient_entries`;
+}
+
+/** A row of readingsStateColumns as the state the engine starts from. */
+export function readingsStateOf(row: ReadingsStateRow, ageYears: number | null): ReadingsState {
+  return {
+    lifecycle: lifecycleOf(row),
+    thresholds: effectiveThresholdsOf(ageYears, row.tenant_entries, row.patient_entries),
+  };
+}
+
 /**
  * What a readings batch needs once its readings are stored, in one statement (the patient row is
  * locked by the ingest): moves the patient's latest reading time forward to `lastReadingAt` (null:
- * leaves it), and reads the lifecycle state with the tenant's and the patient's threshold rows,
- * composed as patientThresholdsOf composes them. Undefined when the patient is not seen.
+ * leaves it), and reads the lifecycle state with the tenant's and the patient's threshold rows
+ * (readingsStateColumns). Undefined when the patient is not seen.
  */
 export async function loadForReadings(
   tx: TenantTransaction,
@@ -93,25 +119,21 @@ export async function loadForReadings(
   ageYears: number | null,
   lastReadingAt: Date | null,
 ): Promise<ReadingsState | undefined> {
-  const at = lastReadingAt?.toISOString() ?? null;
-  const entries = (table: typeof tenantThresholds | typeof patientThresholds, where: SQL) => sql`(
-      SELECT coalesce(json_agg(json_build_object('metric', t.metric, 'level', t.level, 'lowerBound', t.lower_bound, 'upperBound', t.upper_bound)), '[]')
-        FROM ${table} t WHERE ${where})`;
-  const result = await tx.execute<LifecycleRow & { tenant_entries: ThresholdEntryRow[]; patient_entries: ThresholdEntryRow[] }>(sql`
-    WITH touched AS (
-      UPDATE patients SET last_reading_at = ${at}::timestamptz
-       WHERE tenant_id = ${patient.tenantId}::uuid AND id = ${patient.id}::uuid AND ${at}::timestamptz IS NOT NULL
-         AND (last_reading_at IS NULL OR last_reading_at < ${at}::timestamptz)
-      RETURNING 1)
-    SELECT ${lifecycleColumns(patient.tenantId)},
-           ${entries(tenantThresholds, sql`t.tenant_id = ${patient.tenantId}::uuid`)} AS tenant_entries,
-           ${entries(patientThresholds, sql`t.tenant_id = ${patient.tenantId}::uuid AND t.patient_id = p.id`)} AS patient_entries
+  const touched = lastReadingAt === null ? sql`SELECT 1 WHERE false` : touchLastReading(patient, lastReadingAt);
+  const result = await tx.execute<ReadingsStateRow>(sql`
+    WITH touched AS (${touched})
+    SELECT ${readingsStateColumns(patient.tenantId)}
       FROM patients p
      WHERE p.tenant_id = ${patient.tenantId}::uuid AND p.id = ${patient.id}::uuid`);
   const row = result.rows[0];
-  if (row === undefined) return undefined;
-  return {
-    lifecycle: lifecycleOf(row),
-    thresholds: effectiveThresholdsOf(ageYears, row.tenant_entries, row.patient_entries),
-  };
+  return row === undefined ? undefined : readingsStateOf(row, ageYears);
+}
+
+/** Moves the patient's latest reading time forward to `at` (an UPDATE, for a WITH clause). */
+export function touchLastReading(patient: { tenantId: string; id: string }, at: Date): SQL {
+  const instant = at.toISOString();
+  return sql`UPDATE patients SET last_reading_at = ${instant}::timestamptz
+       WHERE tenant_id = ${patient.tenantId}::uuid AND id = ${patient.id}::uuid
+         AND (last_reading_at IS NULL OR last_reading_at < ${instant}::timestamptz)
+      RETURNING 1`;
 }
