@@ -142,6 +142,29 @@ describe('late and impossible dates', () => {
     expect(await lastReadingAt()).toBe(tenDaysAgo.getTime());
   });
 
+  it('moves the latest-reading time with a status change and without one, never back', async () => {
+    const org = await vitalsOrganisation(testDb);
+    const token = await logInAs(app, org.tenant.code, org.doctorA);
+    const patient = await newPatient(testDb, org.tenant.id, org.centerA.id);
+    const row = async () => {
+      const stored = await patientRow(testDb.ownerUrl, patient.id);
+      return { status: stored.status, at: stored.last_reading_at?.getTime() };
+    };
+    const post = async (value: number, at: Date) => answerOf(await postBatch(app, token, batchOf(patient.id, [reading('HEART_RATE', value, at)])));
+    // The first reading: the time is set where there was none.
+    expect(await post(70, ago(30 * MINUTE))).toMatchObject({ accepted: 1, status: 'NORMAL' });
+    expect(await row()).toEqual({ status: 'NORMAL', at: ago(30 * MINUTE).getTime() });
+    // A change of status writes the row, and the time moves in that write.
+    expect(await post(220, ago(20 * MINUTE))).toMatchObject({ accepted: 1, status: 'SOS' });
+    expect(await row()).toEqual({ status: 'SOS', at: ago(20 * MINUTE).getTime() });
+    // An earlier reading, judged (not late) and written to the row's evidence: the time stays.
+    expect(await post(225, ago(25 * MINUTE))).toMatchObject({ accepted: 1, late: 0 });
+    expect((await row()).at).toBe(ago(20 * MINUTE).getTime());
+    // A later normal one: no change of status, the time moves.
+    expect(await post(72, ago(10 * MINUTE))).toMatchObject({ accepted: 1, status: 'SOS' });
+    expect((await row()).at).toBe(ago(10 * MINUTE).getTime());
+  });
+
   it('follows the tenant’s horizon (LATE_DATA_HORIZON_MINUTES), default 2 hours', async () => {
     const org = await vitalsOrganisation(testDb);
     const token = await logInAs(app, org.tenant.code, org.doctorA);

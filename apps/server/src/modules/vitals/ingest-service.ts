@@ -44,9 +44,9 @@ const laterOf = (first: Date | null, second: Date | null) =>
 /**
  * Evaluates what a batch added and writes the status, history, event and signal it implies; moves
  * the patient's latest reading time to `lastReadingAt` when that is later. The time, the lifecycle
- * state and the thresholds take one statement (loadForReadings); with `start` (the state read
- * already, with the collector's claim) the latest reading time is the caller's to move
- * (readingTimeMove).
+ * state and the thresholds take one statement (loadForReadings). With `start` (the state read
+ * already, with the collector's claim) the time moves with the status write if there is one, and
+ * is otherwise the caller's to move (`movedLastReading` false).
  */
 async function evaluateAndApply(
   tx: TenantTransaction,
@@ -56,14 +56,15 @@ async function evaluateAndApply(
   direct: readonly DirectSos[],
   lastReadingAt: Date | null,
   start?: ReadingsState,
-): Promise<VitalStatus> {
+): Promise<{ status: VitalStatus; movedLastReading: boolean }> {
   const now = environment.clock.now();
   const later = readingTimeMove(patient, lastReadingAt);
   const hasWork = added.length > 0 || direct.length > 0;
-  if (!hasWork && (later === null || start !== undefined)) return patient.status;
+  const unchanged = { status: patient.status, movedLastReading: false };
+  if (!hasWork && (later === null || start !== undefined)) return unchanged;
   const state = start ?? (await loadForReadings(tx, patient, ageOn(patient.birthday, now), later));
   // Only late readings (stored, never judged): the latest-reading time was all there was to move.
-  if (state === undefined || !hasWork) return patient.status;
+  if (state === undefined || !hasWork) return unchanged;
   const evaluation = evaluateReadings(added, state.thresholds);
   const decision = decideStatus(patient, evaluation, direct);
   return applyStatusDecision(tx, environment.clock, patient, decision, {
@@ -71,6 +72,7 @@ async function evaluateAndApply(
     direct,
     changedBy: null,
     lifecycle: state.lifecycle,
+    lastReadingAt: start === undefined ? null : later,
   });
 }
 
@@ -169,7 +171,7 @@ export async function ingestBatch(
       );
       const lastReadingAt = lastAt === null ? null : new Date(lastAt);
       const movedTo = readingTimeMove(patient, lastReadingAt);
-      const status = await evaluateAndApply(
+      const { status, movedLastReading } = await evaluateAndApply(
         tx,
         environment,
         patient,
@@ -215,8 +217,8 @@ export async function ingestBatch(
             rejected: result.rejected,
           },
         }),
-        // The latest reading time moves with the answer (the claim read the state, not it).
-        movedTo === null ? null : touchLastReading(patient, movedTo),
+        // The latest reading time moves with the answer unless the status write moved it.
+        movedTo === null || movedLastReading ? null : touchLastReading(patient, movedTo),
       );
       return result;
     },
@@ -263,7 +265,7 @@ export async function enterManually(environment: VitalsEnvironment, entry: Manua
       const added = inserted
         .filter((row) => !row.late)
         .map((row) => ({ measure: row.measure, value: row.value, measuredAt: new Date(row.atMs) }));
-      const status = await evaluateAndApply(tx, environment, patient, added, [], rows[0]?.measuredAt ?? null);
+      const { status } = await evaluateAndApply(tx, environment, patient, added, [], rows[0]?.measuredAt ?? null);
       await recordAudit(tx, patient.tenantId, environment.audit, {
         action: 'HEALTH_MANUAL_ENTRY',
         subjectUserId: patient.userId,
@@ -300,7 +302,7 @@ export async function recordHotlineCall(environment: VitalsEnvironment, call: Ho
         lng: location?.lng ?? null,
         createdBy: environment.auth.userId,
       });
-      const status = await evaluateAndApply(
+      const { status } = await evaluateAndApply(
         tx,
         environment,
         patient,

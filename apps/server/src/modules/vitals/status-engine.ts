@@ -12,7 +12,7 @@ import {
   type StatusReason,
   type VitalStatus,
 } from '@rpm/contracts';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { Database, TenantTransaction } from '../../db/database.js';
 import { patients, patientStatusChanges } from '../../db/schema.js';
@@ -118,13 +118,16 @@ export interface AppliedStatusPlan {
   status: VitalStatus;
   /** The history row of the change, null when the status did not change. */
   changeId: string | null;
+  /** Whether the patient row's write moved its latest reading time too (`lastReadingAt` given). */
+  movedLastReading: boolean;
 }
 
 /**
  * The one executor of the lifecycle's plans (contracts planReadings, planReview, planClose,
  * planManualChange), in the caller's transaction: the patient row's status, evidence and episode,
  * the history row and live event of the change, the come-down job. The alert a plan opens is the
- * caller's to signal (it knows the readings and the alert type).
+ * caller's to signal (it knows the readings and the alert type). With `lastReadingAt`, a write of
+ * the patient row also moves its latest reading time forward to it (one row version, not two).
  */
 export async function applyStatusPlan(
   tx: TenantTransaction,
@@ -132,8 +135,10 @@ export async function applyStatusPlan(
   patient: { tenantId: string; id: string; healthCenterId: string | null; status: VitalStatus },
   plan: StatusPlan,
   changedBy: string | null,
+  lastReadingAt: Date | null = null,
 ): Promise<AppliedStatusPlan> {
-  if (plan.write !== null || plan.change !== null) {
+  const writes = plan.write !== null || plan.change !== null;
+  if (writes) {
     const episode = plan.write?.episode ?? null;
     await tx
       .update(patients)
@@ -143,6 +148,10 @@ export async function applyStatusPlan(
         ...(episode === null
           ? {}
           : { alertEpisodeLevel: episode.level, alertsSuppressedUntilNormal: episode.suppressed }),
+        // greatest() passes over a null: a first reading time is set.
+        ...(lastReadingAt === null
+          ? {}
+          : { lastReadingAt: sql`greatest(${patients.lastReadingAt}, ${lastReadingAt.toISOString()}::timestamptz)` }),
       })
       .where(and(eq(patients.tenantId, patient.tenantId), eq(patients.id, patient.id)));
   }
@@ -158,7 +167,7 @@ export async function applyStatusPlan(
       { runAt: new Date(plan.review.atMs), jobKey: statusSettleJobKey(patient.id) },
     );
   }
-  return { status: plan.change?.to ?? patient.status, changeId };
+  return { status: plan.change?.to ?? patient.status, changeId, movedLastReading: writes && lastReadingAt !== null };
 }
 
 /**
@@ -179,11 +188,13 @@ export async function applyStatusDecision(
     changedBy: string | null;
     /** The lifecycle read with the batch's thresholds (loadForReadings); else read here. */
     lifecycle?: LoadedLifecycle | undefined;
+    /** A later latest reading time, moved by the patient row's write if there is one (applyStatusPlan). */
+    lastReadingAt?: Date | null;
   },
-): Promise<VitalStatus> {
+): Promise<{ status: VitalStatus; movedLastReading: boolean }> {
   const now = clock.now();
   const loaded = context.lifecycle ?? (await loadLifecycle(tx, patient.tenantId, patient.id, false));
-  if (loaded === undefined) return patient.status;
+  if (loaded === undefined) return { status: patient.status, movedLastReading: false };
   const cap = (level: VitalStatus) => capForAccount(level, patient.accountKind);
   const direct = context.direct[0];
   const plan = planReadings(
@@ -203,7 +214,7 @@ export async function applyStatusDecision(
     now.getTime(),
     loaded.windowMs,
   );
-  const { status } = await applyStatusPlan(tx, now, patient, plan, context.changedBy);
+  const { status, movedLastReading } = await applyStatusPlan(tx, now, patient, plan, context.changedBy, context.lastReadingAt ?? null);
 
   if (plan.alert !== null) {
     // A press or a fall carries no readings of its own: the vitals at SOS time are then the
@@ -231,7 +242,7 @@ export async function applyStatusDecision(
       source: decision.source,
     });
   }
-  return status;
+  return { status, movedLastReading };
 }
 
 /**
