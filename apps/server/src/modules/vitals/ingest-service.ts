@@ -30,9 +30,12 @@ import {
   loadForReadings,
   type DirectSos,
   type EvaluatedReading,
+  readingsStateColumns,
+  readingsStateOf,
+  touchLastReading,
   type ReadingsState,
+  type ReadingsStateRow,
 } from './status-engine.js';
-import { readingsStateColumns, readingsStateOf, touchLastReading, type ReadingsStateRow } from './status-state.js';
 import { ageOn } from './thresholds-store.js';
 import { ingestSettings, preferencesOf } from './units.js';
 import { storeReadings } from './vitals-database.js';
@@ -45,8 +48,8 @@ const laterOf = (first: Date | null, second: Date | null) =>
  * Evaluates what a batch added and writes the status, history, event and signal it implies; moves
  * the patient's latest reading time to `lastReadingAt` when that is later. The time, the lifecycle
  * state and the thresholds take one statement (loadForReadings). With `start` (the state read
- * already, with the collector's claim) the time moves with the status write if there is one, and
- * is otherwise the caller's to move (`movedLastReading` false).
+ * already, with the collector's claim) the time moves with the status write if there is one;
+ * otherwise it is answered as `unmovedReadingTime`, for the caller to move.
  */
 async function evaluateAndApply(
   tx: TenantTransaction,
@@ -56,31 +59,29 @@ async function evaluateAndApply(
   direct: readonly DirectSos[],
   lastReadingAt: Date | null,
   start?: ReadingsState,
-): Promise<{ status: VitalStatus; movedLastReading: boolean }> {
+): Promise<{ status: VitalStatus; unmovedReadingTime: Date | null }> {
   const now = environment.clock.now();
-  const later = readingTimeMove(patient, lastReadingAt);
+  const later =
+    lastReadingAt !== null && (patient.lastReadingAt === null || lastReadingAt > patient.lastReadingAt)
+      ? lastReadingAt
+      : null;
   const hasWork = added.length > 0 || direct.length > 0;
-  const unchanged = { status: patient.status, movedLastReading: false };
+  const unchanged = { status: patient.status, unmovedReadingTime: start === undefined ? null : later };
   if (!hasWork && (later === null || start !== undefined)) return unchanged;
   const state = start ?? (await loadForReadings(tx, patient, ageOn(patient.birthday, now), later));
   // Only late readings (stored, never judged): the latest-reading time was all there was to move.
   if (state === undefined || !hasWork) return unchanged;
   const evaluation = evaluateReadings(added, state.thresholds);
   const decision = decideStatus(patient, evaluation, direct);
-  return applyStatusDecision(tx, environment.clock, patient, decision, {
+  const applied = await applyStatusDecision(tx, environment.clock, patient, decision, {
     evaluation,
     direct,
     changedBy: null,
     lifecycle: state.lifecycle,
-    lastReadingAt: start === undefined ? null : later,
+    lastReadingAt: unchanged.unmovedReadingTime,
   });
+  return { status: applied.status, unmovedReadingTime: applied.movedLastReading ? null : unchanged.unmovedReadingTime };
 }
-
-/** The patient's new latest reading time: `lastReadingAt` when later than the one held, else null. */
-const readingTimeMove = (patient: VitalsPatient, lastReadingAt: Date | null) =>
-  lastReadingAt !== null && (patient.lastReadingAt === null || lastReadingAt > patient.lastReadingAt)
-    ? lastReadingAt
-    : null;
 
 function countItems(checked: CheckedBatch, inserted: readonly InsertedReading[]) {
   // An item is accepted when at least one of its rows was new (a blood-pressure pair is one item).
@@ -169,15 +170,13 @@ export async function ingestBatch(
         (latest, row) => (latest === null || row.atMs > latest ? row.atMs : latest),
         null,
       );
-      const lastReadingAt = lastAt === null ? null : new Date(lastAt);
-      const movedTo = readingTimeMove(patient, lastReadingAt);
-      const { status, movedLastReading } = await evaluateAndApply(
+      const { status, unmovedReadingTime } = await evaluateAndApply(
         tx,
         environment,
         patient,
         added,
         direct,
-        lastReadingAt,
+        lastAt === null ? null : new Date(lastAt),
         readingsStateOf(claim.also as ReadingsStateRow, ageOn(patient.birthday, now)),
       );
 
@@ -218,7 +217,7 @@ export async function ingestBatch(
           },
         }),
         // The latest reading time moves with the answer unless the status write moved it.
-        movedTo === null || movedLastReading ? null : touchLastReading(patient, movedTo),
+        unmovedReadingTime === null ? null : touchLastReading(patient, unmovedReadingTime),
       );
       return result;
     },

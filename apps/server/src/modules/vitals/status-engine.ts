@@ -46,7 +46,15 @@ import { readVitals } from './vitals-database.js';
  * {@link applyStatusPlan}; an alert the plan opens goes to the alerting side (signalLevel).
  */
 
-export { loadForReadings, type LoadedLifecycle, type ReadingsState } from './status-state.js';
+export {
+  loadForReadings,
+  readingsStateColumns,
+  readingsStateOf,
+  touchLastReading,
+  type LoadedLifecycle,
+  type ReadingsState,
+  type ReadingsStateRow,
+} from './status-state.js';
 
 export {
   alertTypeOf,
