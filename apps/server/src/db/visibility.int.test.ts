@@ -84,6 +84,24 @@ describe('health-center visibility is enforced by the database', () => {
     expect(await count({ centerIds: [] })).toBe(0);
     expect(await count()).toBe(2);
   });
+
+  it('reads the caller’s settings once per statement, not once per patient row it checks', async () => {
+    const org = await organisation();
+    const filtersOf = (visibility?: { centerIds: string[] }) =>
+      testDb.database.withTenant(org.tenant.id, async (tx) => {
+        const plan = await tx.execute<{ 'QUERY PLAN': string }>(sql`EXPLAIN (VERBOSE) SELECT count(*) FROM patients`);
+        return plan.rows.map((row) => row['QUERY PLAN']).filter((line) => /^\s*Filter:/.test(line));
+      }, visibility);
+    for (const visibility of [{ centerIds: [org.centerA.id, org.centerB.id] }, undefined]) {
+      const filters = await filtersOf(visibility);
+      // The row test names the center column, and compares it with what the settings gave once.
+      expect(filters.some((line) => line.includes('health_center_id'))).toBe(true);
+      for (const line of filters) {
+        expect(line).not.toContain('app.center_ids');
+        expect(line).not.toContain('app.subject');
+      }
+    }
+  });
 });
 
 describe('a caller’s visibility follows their level', () => {
