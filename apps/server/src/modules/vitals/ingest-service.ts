@@ -66,7 +66,9 @@ async function evaluateAndApply(
       ? lastReadingAt
       : null;
   const hasWork = added.length > 0 || direct.length > 0;
-  const unchanged = { status: patient.status, unmovedReadingTime: start === undefined ? null : later };
+  // With `start`, the time is the status write's to move, else the caller's; without, loadForReadings moves it.
+  const callersTime = start === undefined ? null : later;
+  const unchanged = { status: patient.status, unmovedReadingTime: callersTime };
   if (!hasWork && (later === null || start !== undefined)) return unchanged;
   const state = start ?? (await loadForReadings(tx, patient, ageOn(patient.birthday, now), later));
   // Only late readings (stored, never judged): the latest-reading time was all there was to move.
@@ -78,9 +80,9 @@ async function evaluateAndApply(
     direct,
     changedBy: null,
     lifecycle: state.lifecycle,
-    lastReadingAt: unchanged.unmovedReadingTime,
+    lastReadingAt: callersTime,
   });
-  return { status: applied.status, unmovedReadingTime: applied.movedLastReading ? null : unchanged.unmovedReadingTime };
+  return { status: applied.status, unmovedReadingTime: applied.movedLastReading ? null : callersTime };
 }
 
 function countItems(checked: CheckedBatch, inserted: readonly InsertedReading[]) {
