@@ -39,7 +39,7 @@ import {
   startBenchServer,
   writeResultsSection,
 } from './bench-server.js';
-import { centerIds, connect, DOCTORS_PER_CENTER, seed } from './million-patients-seed.js';
+import { DOCTORS_PER_CENTER, prepareDatabase } from './million-patients-seed.js';
 
 const PATIENTS = Number(process.env.BENCH_PATIENTS ?? 1_000_000);
 const CENTERS = Number(process.env.BENCH_CENTERS ?? 100);
@@ -185,106 +185,9 @@ const loadLine = () =>
 async function main() {
   const server = await startBenchServer('million');
   try {
-    const clients = [await connect(server.databaseUrl), await connect(server.databaseUrl)];
-    const [owner] = clients;
-    if (owner === undefined) throw new Error('no connection');
-    const tenantId =
-      (await owner.query<{ id: string }>(`SELECT id FROM tenants WHERE code = 'demo'`)).rows[0]?.id ?? '';
-    const existing = Number(
-      (await owner.query<{ count: string }>('SELECT count(*) FROM patients WHERE tenant_id = $1', [tenantId]))
-        .rows[0]?.count,
-    );
-    // The seeding time is kept as the database's comment, for a later run on it (BENCH_DATABASE).
-    const databaseName = new URL(server.databaseUrl).pathname.slice(1);
-    console.log(`database ${databaseName}`);
-    let seedSeconds: number | undefined;
-    let seedNote = '';
-    if (existing < PATIENTS) {
-      console.log(
-        `seeding ${(PATIENTS - existing).toLocaleString('en')} patients across ${String(CENTERS)} centers`,
-      );
-      const seeded = await seed(clients, tenantId, PATIENTS - existing, CENTERS);
-      seedSeconds = seeded.seconds;
-      console.log(`seeded in ${seedSeconds.toFixed(0)} s`);
-      await owner.query(
-        `COMMENT ON DATABASE ${pg.escapeIdentifier(databaseName)} IS ${pg.escapeLiteral(`million-patients seeded in ${seedSeconds.toFixed(0)} s`)}`,
-      );
-    } else {
-      console.log(`reusing ${existing.toLocaleString('en')} patients`);
-      // A migration the server has just applied may have written millions of rows (0063's search
-      // terms): vacuumed and analysed as the seed is, so index-only scans and plans are as they
-      // will be once autovacuum has come by (a PostgreSQL may run without it).
-      const vacuumStarted = performance.now();
-      await owner.query('VACUUM (ANALYZE)');
-      console.log(`vacuum analyze: ${((performance.now() - vacuumStarted) / 1000).toFixed(1)} s`);
-      const comment = (
-        await owner.query<{ comment: string | null }>(
-          `SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`,
-          [databaseName],
-        )
-      ).rows[0]?.comment;
-      const match = /seeded in (\d+) s/.exec(comment ?? '');
-      if (match !== null) {
-        seedSeconds = Number(match[1]);
-        seedNote = ' (by an earlier run on this database)';
-      }
-    }
-    const centers = await centerIds(owner, tenantId);
-    const facts = (
-      await owner.query<{
-        patients: string;
-        active: string;
-        open_cases: string;
-        open_alerts: string;
-        open_tickets: string;
-        devices: string;
-        silent: string;
-        sub_users: string;
-        size: string;
-      }>(
-        `SELECT (SELECT count(*) FROM patients WHERE tenant_id = $1) AS patients,
-                (SELECT count(*) FROM patients WHERE tenant_id = $1 AND account_state = 'ACTIVE') AS active,
-                (SELECT count(*) FROM sos_cases WHERE tenant_id = $1 AND status <> 'CLOSED') AS open_cases,
-                (SELECT count(*) FROM alerts WHERE tenant_id = $1 AND status <> 'RESOLVED') AS open_alerts,
-                (SELECT count(*) FROM tickets WHERE tenant_id = $1 AND status NOT IN ('SUCCESS', 'CANCELED')) AS open_tickets,
-                (SELECT count(*) FROM devices WHERE tenant_id = $1 AND patient_id IS NOT NULL) AS devices,
-                (SELECT count(*) FROM devices WHERE tenant_id = $1 AND patient_id IS NOT NULL AND app_status = 'NO_SYNC') AS silent,
-                (SELECT count(*) FROM patients WHERE tenant_id = $1 AND account_kind = 'SUB_USER') AS sub_users,
-                pg_size_pretty(pg_total_relation_size('patients')) AS size`,
-        [tenantId],
-      )
-    ).rows[0];
+    const { tenantId, centers, facts, seedSeconds, seedNote, samplePatients, userIds } =
+      await prepareDatabase(server.databaseUrl, PATIENTS, CENTERS);
     const mainCenter = centers[0] ?? '';
-    const samplePatients = (
-      await owner.query<{
-        code: string;
-        phone: string;
-        family: string;
-        given: string;
-        middle: string;
-        center: string;
-      }>(
-        `SELECT patient_code AS code, phone, last_name AS family, first_name AS given, middle_name AS middle, health_center_id AS center
-           FROM patients TABLESAMPLE SYSTEM (1) REPEATABLE (7)
-          WHERE tenant_id = $1 AND account_state = 'ACTIVE' AND health_center_id IS NOT NULL AND phone IS NOT NULL
-          LIMIT 50`,
-        [tenantId],
-      )
-    ).rows;
-    const userIds = new Map(
-      (
-        await owner.query<{ email: string; id: string }>(
-          `SELECT email, id FROM users WHERE tenant_id = $1 AND email LIKE '%@demo.example'`,
-          [tenantId],
-        )
-      ).rows.map((row) => [row.email, row.id]),
-    );
-    // The seed's dirty pages written out before timing, as on a database that has been running:
-    // otherwise the checkpoint that follows a seed of gigabytes writes them during the timing.
-    await owner.query('CHECKPOINT').catch((error: unknown) => {
-      console.log(`no checkpoint before timing: ${String(error)}`);
-    });
-    await Promise.all(clients.map((client) => client.end()));
 
     // The callers, as they log in.
     const admin: Caller = { key: 'admin', username: 'admin@demo.example', centers: 'all' };
